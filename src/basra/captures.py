@@ -1,0 +1,104 @@
+"""Capture enumeration: which floor cards a played card takes (RULES.md 3).
+
+Pure functions over card-set bit masks. Sum sets are found by a small depth-first search and
+memoised per (candidate cards, value), since the same small floors recur constantly; the
+memo is bounded so a long-running server cannot grow it without limit.
+"""
+
+from __future__ import annotations
+
+from basra.cards import BELOW_VALUE, RANK, RANK_MASK, VALUES, Card, CardSet
+from basra.rules import Rules
+
+_MEMO_LIMIT = 1 << 18
+_one_set_memo: dict[int, tuple[CardSet, ...]] = {}
+_max_cards_memo: dict[int, tuple[CardSet, ...]] = {}
+
+
+def _search_sum_sets(candidates: CardSet, value: int) -> tuple[CardSet, ...]:
+    """Every subset of ``candidates`` (numerals below ``value``) whose values sum to ``value``.
+
+    Grows the list of (sum, subset) pairs one card at a time, keeping only sums that can
+    still reach ``value``; floors are small, so this stays a few dozen pairs.
+    """
+    partial: list[tuple[int, CardSet]] = [(0, 0)]
+    m = candidates
+    while m:
+        low = m & -m
+        v = VALUES[low.bit_length() - 1]
+        m ^= low
+        partial += [(s + v, k | low) for s, k in partial if s + v <= value]
+    return tuple(sorted(k for s, k in partial if s == value))
+
+
+def sum_sets(candidates: CardSet, value: int) -> tuple[CardSet, ...]:
+    """Sum sets for a numeral of ``value``: sets of two or more numeral cards from
+    ``candidates`` whose values add up to ``value``. Only cards of lower value can be in one,
+    so callers pass ``floor & BELOW_VALUE[value]``."""
+    key = candidates << 4 | value
+    found = _one_set_memo.get(key)
+    if found is None:
+        found = _search_sum_sets(candidates, value)
+        if len(_one_set_memo) >= _MEMO_LIMIT:
+            _one_set_memo.clear()
+        _one_set_memo[key] = found
+    return found
+
+
+def _search_max_unions(candidates: CardSet, value: int) -> tuple[CardSet, ...]:
+    sets = sum_sets(candidates, value)
+    if not sets:
+        return ()
+    unions: set[CardSet] = set()
+
+    def walk(i: int, used: CardSet) -> None:
+        unions.add(used)
+        for j in range(i, len(sets)):
+            s = sets[j]
+            if not s & used:
+                walk(j + 1, used | s)
+
+    walk(0, 0)
+    best = max(u.bit_count() for u in unions)
+    return tuple(sorted(u for u in unions if u.bit_count() == best))
+
+
+def max_card_unions(candidates: CardSet, value: int) -> tuple[CardSet, ...]:
+    """The distinct unions of pairwise disjoint sum sets that take the most cards
+    (``max-cards``); empty when there is no sum set."""
+    key = candidates << 4 | value
+    found = _max_cards_memo.get(key)
+    if found is None:
+        found = _search_max_unions(candidates, value)
+        if len(_max_cards_memo) >= _MEMO_LIMIT:
+            _max_cards_memo.clear()
+        _max_cards_memo[key] = found
+    return found
+
+
+def takes(rules: Rules, card: Card, floor: CardSet) -> tuple[CardSet, ...]:
+    """Every distinct legal take for ``card`` played on ``floor`` (``(0,)``: no capture).
+
+    A card that can take must take, so ``0`` is listed only when the card has no capture.
+    """
+    if not floor:
+        return (0,)
+    if rules.power_cards >> card & 1:
+        return (floor,)
+    matches = floor & RANK_MASK[RANK[card]]
+    value = VALUES[card]
+    if value:
+        candidates = floor & BELOW_VALUE[value]
+        if candidates:
+            if rules.sum_sets == "one-set":
+                found = sum_sets(candidates, value)
+            else:
+                found = max_card_unions(candidates, value)
+            if found:
+                return tuple(matches | s for s in found)
+    return (matches,)
+
+
+def can_take(rules: Rules, card: Card, floor: CardSet) -> bool:
+    """Whether ``card`` has any capture on ``floor``."""
+    return takes(rules, card, floor)[0] != 0

@@ -1,0 +1,92 @@
+"""The fair shuffle, basra-shuffle-v1 (FAIRNESS.md), byte for byte.
+
+>>> seed = "00" * 31 + "01"
+>>> commitment(seed)[:16]
+'ec4916dd28fc4c10'
+>>> from basra.cards import card_name
+>>> [card_name(c) for c in shuffled_deck(seed, "alice|bob", 1)[:3]]
+['7H', 'QD', '10C']
+"""
+
+from __future__ import annotations
+
+import hashlib
+import hmac
+import re
+import secrets
+from collections.abc import Iterator
+
+from basra.cards import Card
+from basra.errors import FairnessError
+
+SCHEME = "basra-shuffle-v1"
+MAX_CLIENT_SEED_BYTES = 256
+_HEX64 = re.compile(r"[0-9a-fA-F]{64}")
+
+
+def new_server_seed() -> str:
+    """A fresh server seed: 32 bytes from a cryptographically secure generator, as hex."""
+    return secrets.token_bytes(32).hex()
+
+
+def seed_bytes(server_seed: str) -> bytes:
+    """The 32 raw bytes of a server seed given as 64 hex digits."""
+    if not isinstance(server_seed, str) or not _HEX64.fullmatch(server_seed):
+        raise FairnessError(f"server seed must be 64 hex digits, got {server_seed!r:.80}")
+    return bytes.fromhex(server_seed)
+
+
+def check_client_seed(client_seed: str) -> bytes:
+    """UTF-8 of a client seed, which must be 0 to 256 bytes."""
+    if not isinstance(client_seed, str):
+        raise FairnessError("client seed must be text")
+    raw = client_seed.encode("utf-8")
+    if len(raw) > MAX_CLIENT_SEED_BYTES:
+        raise FairnessError(
+            f"client seed is {len(raw)} bytes; at most {MAX_CLIENT_SEED_BYTES} are allowed"
+        )
+    return raw
+
+
+def check_nonce(nonce: int) -> int:
+    if isinstance(nonce, bool) or not isinstance(nonce, int) or nonce < 1:
+        raise FairnessError(f"nonce must be a whole number from 1 up, got {nonce!r}")
+    return nonce
+
+
+def commitment(server_seed: str) -> str:
+    """``hex(SHA-256(server_seed))`` over the 32 raw bytes, published before the round."""
+    return hashlib.sha256(seed_bytes(server_seed)).hexdigest()
+
+
+def _u32_stream(key: bytes, client_seed: str, nonce: int) -> Iterator[int]:
+    prefix = f"{SCHEME}|{client_seed}|{nonce}|".encode()
+    k = 0
+    while True:
+        block = hmac.new(key, prefix + str(k).encode("ascii"), hashlib.sha256).digest()
+        for i in range(0, 32, 4):
+            yield int.from_bytes(block[i : i + 4], "big")
+        k += 1
+
+
+def shuffled_deck(server_seed: str, client_seed: str, nonce: int) -> tuple[Card, ...]:
+    """The round's deck, top first (index 0 is dealt first)."""
+    key = seed_bytes(server_seed)
+    check_client_seed(client_seed)
+    check_nonce(nonce)
+    stream = _u32_stream(key, client_seed, nonce)
+    deck = list(range(52))
+    for i in range(51, 0, -1):
+        n = i + 1
+        limit = 2**32 - (2**32 % n)
+        x = next(stream)
+        while x >= limit:
+            x = next(stream)
+        j = x % n
+        deck[i], deck[j] = deck[j], deck[i]
+    return tuple(deck)
+
+
+def verify_commitment(server_seed: str, published: str) -> bool:
+    """Whether ``published`` is the commitment of ``server_seed``."""
+    return hmac.compare_digest(commitment(server_seed), published.strip().lower())
