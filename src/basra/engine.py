@@ -14,6 +14,7 @@ for undo, or handed to a search without copying. Card sets are bit masks (see
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import NamedTuple
 
 from basra.captures import max_card_unions, sum_sets, takes
@@ -97,6 +98,8 @@ class RoundSetup(NamedTuple):
 
 
 _new = tuple.__new__
+_LAY: tuple[Play, ...] = tuple(Play(c, 0) for c in range(52))
+"""Every card's play with an empty take, made once."""
 _SET_BITS = 52
 _FULL = (1 << 52) - 1
 _COUNT_BITS = 16
@@ -248,22 +251,16 @@ def deal_round(rules: Rules, seats: int, dealer: int, deck: tuple[Card, ...] | l
     return Round(setup, 0, hands, floor, 0, 0, 0, (dealer + 1) % seats, -1, 0, None, 0)
 
 
-def legal_plays(rnd: Round) -> list[Play]:
-    """Every distinct legal play of the seat whose turn it is (none once the round is over).
-
-    This is the engine's hot path, so the capture rules of :func:`basra.captures.takes` are
-    inlined here; a property test keeps the two in agreement.
-    """
-    setup, _, hands, floor, _, _, _, turn = rnd[:8]
-    hand = hands >> setup.seat_shift[turn] & _FULL
-    out: list[Play] = []
+def _collect_plays(out: list[Play], rules: Rules, hand: CardSet, floor: CardSet) -> None:
+    """Append every legal play of ``hand`` on ``floor`` to ``out``: the hot path of
+    :func:`legal_plays` and :func:`random_playout`. It inlines the capture rules of
+    :func:`basra.captures.takes` (a property test keeps the two in agreement)."""
     if not floor:
         while hand:
             low = hand & -hand
-            out.append(_new(Play, (low.bit_length() - 1, 0)))
+            out.append(_LAY[low.bit_length() - 1])
             hand ^= low
-        return out
-    rules = setup.rules
+        return
     table = rules.capture_table
     one_set = rules.sum_sets == "one-set"
     while hand:
@@ -284,7 +281,15 @@ def legal_plays(rnd: Round) -> list[Play]:
                     for s in found:
                         out.append(_new(Play, (card, matches | s)))
                     continue
-        out.append(_new(Play, (card, matches)))
+        out.append(_new(Play, (card, matches)) if matches else _LAY[card])
+
+
+def legal_plays(rnd: Round) -> list[Play]:
+    """Every distinct legal play of the seat whose turn it is (none once the round is over)."""
+    setup, _, hands, floor, _, _, _, turn, _, played, _, _ = rnd
+    out: list[Play] = []
+    if played < 52 - setup.rules.floor_size:
+        _collect_plays(out, setup.rules, hands >> setup.seat_shift[turn] & _FULL, floor)
     return out
 
 
@@ -356,30 +361,39 @@ def describe_bad_take(card: Card, take: CardSet, floor: CardSet,
     return f"{name} must take one of {shown}, not [{format_cards(take)}]"
 
 
-def play_unchecked(rnd: Round, card: Card, take: CardSet) -> Round:
-    """Apply a play known to be legal (from :func:`legal_plays`): the engine's hot path."""
-    (setup, dealt, hands, floor, piles, basras, bonus, seat, last_taker, played, log,
-     leftover) = rnd
+_Step = tuple[int, int, int, int, int, int, int, int, int, int, int]
+
+
+def _step(setup: RoundSetup, card: Card, take: CardSet, dealt: int, hands: int, floor: CardSet,
+          piles: int, basras: int, bonus: int, seat: int, last_taker: int,
+          played: int) -> _Step:
+    """The one transition of a round: ``seat`` plays ``card`` taking ``take``.
+
+    Returns (dealt, hands, floor, piles, basras, bonus, seat, last_taker, played, basra
+    points, leftover): the next deal is dealt when every hand is empty, and after the last
+    play the leftover floor goes to the last capturer's side (the dealer's if none).
+    """
     hands ^= 1 << (card + setup.seat_shift[seat])
     played += 1
-    last = played == 48
+    last = played == 52 - setup.rules.floor_size
     points = 0
     if take:
         shift = setup.side_shift[seat]
+        side = shift // _SET_BITS
         if take == floor:
             points = basra_points(setup.rules, card, take, floor, last)
             if points:
-                basras += 1 << (shift // _SET_BITS * _COUNT_BITS)
-                bonus += points << (shift // _SET_BITS * _COUNT_BITS)
+                basras += 1 << (side * _COUNT_BITS)
+                bonus += points << (side * _COUNT_BITS)
         floor ^= take
         piles |= (take | 1 << card) << shift
-        last_taker = shift // _SET_BITS
+        last_taker = side
     else:
         floor |= 1 << card
-    log = _new(PlayLog, (log, seat, card, take, points))
     seat += 1
     if seat == setup.seats:
         seat = 0
+    leftover = 0
     if last:
         receiver = last_taker if last_taker >= 0 else setup.side_shift[setup.dealer] // _SET_BITS
         leftover = floor
@@ -393,8 +407,45 @@ def play_unchecked(rnd: Round, card: Card, take: CardSet) -> Round:
             for k in range(seats):
                 hands |= 1 << (stock[dealt] + _SET_BITS * ((first + k) % seats))
                 dealt += 1
-    return _new(Round, (setup, dealt, hands, floor, piles, basras, bonus, seat, last_taker,
+    return (dealt, hands, floor, piles, basras, bonus, seat, last_taker, played, points,
+            leftover)
+
+
+def play_unchecked(rnd: Round, card: Card, take: CardSet) -> Round:
+    """Apply a play known to be legal (from :func:`legal_plays`), without checks."""
+    setup, dealt, hands, floor, piles, basras, bonus, seat, last_taker, played, log, _ = rnd
+    (dealt, hands, floor, piles, basras, bonus, turn, last_taker, played, points,
+     leftover) = _step(setup, card, take, dealt, hands, floor, piles, basras, bonus, seat,
+                       last_taker, played)
+    log = _new(PlayLog, (log, seat, card, take, points))
+    return _new(Round, (setup, dealt, hands, floor, piles, basras, bonus, turn, last_taker,
                         played, log, leftover))
+
+
+def random_playout(rnd: Round, random: Callable[[], float]) -> Round:
+    """Play the round to its end with uniformly random legal plays; ``random()`` returns a
+    float in [0, 1), like ``random.Random(seed).random``.
+
+    Each play is ``legal_plays(r)[int(random() * len(legal_plays(r)))]``, so a playout
+    equals stepping :func:`play_unchecked` with the same choices; it just skips building a
+    :class:`Round` per play. Bots use it for rollouts and ``basra bench engine`` measures it.
+    """
+    setup, dealt, hands, floor, piles, basras, bonus, seat, last_taker, played, log, left = rnd
+    rules = setup.rules
+    end = 52 - rules.floor_size
+    shift = setup.seat_shift
+    options: list[Play] = []
+    while played < end:
+        options.clear()
+        _collect_plays(options, rules, hands >> shift[seat] & _FULL, floor)
+        card, take = options[int(random() * len(options))]
+        (dealt, hands, floor, piles, basras, bonus, turn, last_taker, played, points,
+         left) = _step(setup, card, take, dealt, hands, floor, piles, basras, bonus, seat,
+                       last_taker, played)
+        log = _new(PlayLog, (log, seat, card, take, points))
+        seat = turn
+    return _new(Round, (setup, dealt, hands, floor, piles, basras, bonus, seat, last_taker,
+                        played, log, left))
 
 
 class SideScore(NamedTuple):

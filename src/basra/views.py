@@ -1,0 +1,213 @@
+"""What a seat may see: the only object a player, a bot or a browser is ever given.
+
+:func:`view` filters the authoritative :class:`~basra.engine.Match` for one seat (or for a
+spectator, ``seat=None``): the seat's own hand, the floor, every public play of the round,
+counts of the other hands and of the stock, piles, scores, carry, whose turn it is and, on
+the seat's own turn, its legal plays. Nothing else: no other hand, no stock order, no deck,
+not even which forbidden cards were buried back into the stock at the opening.
+
+>>> from basra.engine import new_match, start_round
+>>> from basra.rules import find_variant
+>>> m = start_round(new_match(find_variant("egyptian"), 2), list(range(52)))
+>>> v = view(m, 1)
+>>> len(v.hand), v.hand_counts, v.stock_count, v.my_turn
+(4, (4, 4), 40, True)
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from basra.cards import FULL_DECK, NAMES, Card, CardSet, cards_of
+from basra.engine import Match, Play, legal_plays
+
+
+@dataclass(frozen=True, slots=True)
+class PublicPlay:
+    """A play as everyone saw it."""
+
+    seat: int
+    card: Card
+    take: CardSet
+    basra: int
+    """Basra points it scored (0: none)."""
+
+    def to_json(self) -> dict[str, object]:
+        return {
+            "seat": self.seat,
+            "card": NAMES[self.card],
+            "take": [NAMES[c] for c in cards_of(self.take)],
+            "basra": self.basra,
+        }
+
+
+@dataclass(frozen=True, slots=True)
+class RoundSummary:
+    """A finished round's public scores, per side."""
+
+    cards: tuple[int, ...]
+    basras: tuple[int, ...]
+    points: tuple[int, ...]
+    carry: int
+    totals: tuple[int, ...]
+    set_winner: int | None
+
+    def to_json(self) -> dict[str, object]:
+        out: dict[str, object] = {
+            "cards": list(self.cards),
+            "basras": list(self.basras),
+            "points": list(self.points),
+            "carry": self.carry,
+            "totals": list(self.totals),
+        }
+        if self.set_winner is not None:
+            out["set_winner"] = self.set_winner
+        return out
+
+
+@dataclass(frozen=True, slots=True)
+class SeatView:
+    """One seat's view of a match (``seat`` is ``None`` for a spectator)."""
+
+    variant: str
+    seat: int | None
+    seats: int
+    teams: bool
+    round_number: int
+    """1-based number of the round in play or last played; 0 before the first deal."""
+    dealer: int | None
+    deal_number: int
+    turn: int | None
+    """The seat to play, or None when no round is in progress."""
+    hand: tuple[Card, ...]
+    hand_counts: tuple[int, ...]
+    floor: tuple[Card, ...]
+    opening_floor: tuple[Card, ...]
+    stock_count: int
+    plays: tuple[PublicPlay, ...]
+    """Every play of the current (or last) round, oldest first."""
+    pile_counts: tuple[int, ...]
+    basras: tuple[int, ...]
+    basra_points: tuple[int, ...]
+    last_taker: int | None
+    leftover: tuple[Card, ...]
+    """At a round's end, the floor cards given to the last capturer's side."""
+    totals: tuple[int, ...]
+    carry: int
+    sets: tuple[int, ...]
+    target: int
+    results: tuple[RoundSummary, ...]
+    winner: int | None
+    legal: tuple[Play, ...]
+    """The seat's legal plays when it is its turn, else empty."""
+
+    @property
+    def side(self) -> int | None:
+        if self.seat is None:
+            return None
+        return self.seat % 2 if self.teams else self.seat
+
+    @property
+    def sides(self) -> int:
+        return 2 if self.teams else self.seats
+
+    @property
+    def my_turn(self) -> bool:
+        return self.seat is not None and self.turn == self.seat
+
+    @property
+    def round_over(self) -> bool:
+        return self.turn is None
+
+    def unseen(self) -> CardSet:
+        """Cards this seat has not seen this round: in other hands or the stock."""
+        seen = 0
+        for c in self.hand:
+            seen |= 1 << c
+        for c in self.opening_floor:
+            seen |= 1 << c
+        for p in self.plays:
+            seen |= 1 << p.card
+        return FULL_DECK & ~seen
+
+    def to_json(self) -> dict[str, object]:
+        """The view as plain JSON data (canonical card names), for the wire and for tests."""
+        return {
+            "variant": self.variant,
+            "seat": self.seat,
+            "seats": self.seats,
+            "teams": self.teams,
+            "round": self.round_number,
+            "dealer": self.dealer,
+            "deal": self.deal_number,
+            "turn": self.turn,
+            "hand": [NAMES[c] for c in self.hand],
+            "hand_counts": list(self.hand_counts),
+            "floor": [NAMES[c] for c in self.floor],
+            "opening_floor": [NAMES[c] for c in self.opening_floor],
+            "stock_count": self.stock_count,
+            "plays": [p.to_json() for p in self.plays],
+            "pile_counts": list(self.pile_counts),
+            "basras": list(self.basras),
+            "basra_points": list(self.basra_points),
+            "last_taker": self.last_taker,
+            "leftover": [NAMES[c] for c in self.leftover],
+            "totals": list(self.totals),
+            "carry": self.carry,
+            "sets": list(self.sets),
+            "target": self.target,
+            "results": [r.to_json() for r in self.results],
+            "winner": self.winner,
+            "legal": [p.to_json() for p in self.legal],
+        }
+
+
+def view(match: Match, seat: int | None) -> SeatView:
+    """What ``seat`` may see of ``match`` (``None``: a spectator's public view)."""
+    if seat is not None and not 0 <= seat < match.seats:
+        raise ValueError(f"seat must be from 0 to {match.seats - 1}, got {seat}")
+    sides = match.sides
+    results = tuple(
+        RoundSummary(r.cards, r.basras, r.points, r.carry, r.totals, r.set_winner)
+        for r in match.results
+    )
+    rnd = match.round
+    if rnd is None:
+        zeros = (0,) * sides
+        return SeatView(match.rules.name, seat, match.seats, match.teams, 0, None, 0, None, (),
+                        (0,) * match.seats, (), (), 0, (), zeros, zeros, zeros, None, (),
+                        match.totals, match.carry, match.sets, match.target, results,
+                        match.winner, ())
+    in_play = not rnd.finished and match.winner is None
+    turn = rnd.turn if in_play else None
+    hand = tuple(cards_of(rnd.hand(seat))) if seat is not None else ()
+    legal = tuple(legal_plays(rnd)) if in_play and seat == rnd.turn else ()
+    plays = tuple(PublicPlay(p.seat, p.card, p.take, p.basra) for p in rnd.plays())
+    return SeatView(
+        variant=match.rules.name,
+        seat=seat,
+        seats=match.seats,
+        teams=match.teams,
+        round_number=match.rounds_started,
+        dealer=rnd.dealer,
+        deal_number=rnd.deal_number,
+        turn=turn,
+        hand=hand,
+        hand_counts=tuple(h.bit_count() for h in rnd.hands),
+        floor=tuple(cards_of(rnd.floor)),
+        opening_floor=tuple(cards_of(rnd.setup.opening_floor)),
+        stock_count=rnd.stock_left,
+        plays=plays,
+        pile_counts=tuple(p.bit_count() for p in rnd.piles),
+        basras=rnd.basras,
+        basra_points=rnd.bonus,
+        last_taker=rnd.last_taker if rnd.last_taker >= 0 else None,
+        leftover=tuple(cards_of(rnd.leftover)),
+        totals=match.totals,
+        carry=match.carry,
+        sets=match.sets,
+        target=match.target,
+        results=results,
+        winner=match.winner,
+        legal=legal,
+    )
