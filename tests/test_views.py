@@ -10,7 +10,7 @@ import pytest
 from basra.cards import NAMES, cards_of
 from basra.engine import Match, Round, legal_match_plays, new_match, play, start_round
 from basra.rules import VARIANTS, find_variant
-from basra.views import view
+from basra.views import view, view_from_json
 
 SEATINGS = [(name, n, t) for name, r in VARIANTS.items() for n, t in sorted(r.seatings)]
 _SET = 52
@@ -114,3 +114,25 @@ def test_unseen_is_other_hands_and_stock() -> None:
     for c in stock:
         expected |= 1 << c
     assert v.unseen() == expected
+
+
+@pytest.mark.parametrize(("variant", "seats", "teams"), SEATINGS)
+def test_view_json_round_trips(variant: str, seats: int, teams: bool) -> None:
+    rng = random.Random(3)
+    match = start_round(new_match(find_variant(variant), seats, teams), rng.sample(range(52), 52))
+    for _ in range(30):
+        match = play(match, rng.choice(legal_match_plays(match)))
+    for seat in [*range(seats), None]:
+        v = view(match, seat)
+        assert view_from_json(json.loads(json.dumps(v.to_json()))) == v
+
+
+def test_view_from_json_rejects_garbage() -> None:
+    match = start_round(new_match(find_variant("egyptian"), 2), list(range(52)))
+    data = view(match, 1).to_json()
+    with pytest.raises(ValueError, match="missing or malformed"):
+        view_from_json({k: v for k, v in data.items() if k != "floor"})
+    with pytest.raises(ValueError, match="hand"):
+        view_from_json({**data, "hand": "5H"})
+    with pytest.raises(ValueError, match="bad card"):
+        view_from_json({**data, "floor": ["ZZ"]})

@@ -251,7 +251,33 @@ def deal_round(rules: Rules, seats: int, dealer: int, deck: tuple[Card, ...] | l
     return Round(setup, 0, hands, floor, 0, 0, 0, (dealer + 1) % seats, -1, 0, None, 0)
 
 
-def _collect_plays(out: list[Play], rules: Rules, hand: CardSet, floor: CardSet) -> None:
+def compose_round(rules: Rules, seats: int, teams: bool, dealer: int, *,
+                  hands: list[CardSet], floor: CardSet, stock: list[Card],
+                  piles: list[CardSet], basras: list[int], bonus: list[int], turn: int,
+                  last_taker: int, played: int, opening_floor: CardSet = 0) -> Round:
+    """A round in the middle of play, built from its parts: what a bot's determinization
+    makes from a view and a guess at the hidden cards. ``stock`` is the undealt stock, top
+    first. The parts are trusted to be consistent (every card once); the history is empty.
+    """
+    seat_shift = tuple(_SET_BITS * s for s in range(seats))
+    side_shift = tuple(_SET_BITS * (s % 2 if teams else s) for s in range(seats))
+    packed_hands = 0
+    for seat, hand in enumerate(hands):
+        packed_hands |= hand << seat_shift[seat]
+    packed_piles = 0
+    packed_basras = 0
+    packed_bonus = 0
+    for side, pile in enumerate(piles):
+        packed_piles |= pile << (_SET_BITS * side)
+        packed_basras |= basras[side] << (_COUNT_BITS * side)
+        packed_bonus |= bonus[side] << (_COUNT_BITS * side)
+    setup = RoundSetup(rules, seats, teams, dealer, (), tuple(stock), opening_floor, seat_shift,
+                       side_shift)
+    return Round(setup, 0, packed_hands, floor, packed_piles, packed_basras, packed_bonus, turn,
+                 last_taker, played, None, 0)
+
+
+def collect_plays(out: list[Play], rules: Rules, hand: CardSet, floor: CardSet) -> None:
     """Append every legal play of ``hand`` on ``floor`` to ``out``: the hot path of
     :func:`legal_plays` and :func:`random_playout`. It inlines the capture rules of
     :func:`basra.captures.takes` (a property test keeps the two in agreement)."""
@@ -289,7 +315,7 @@ def legal_plays(rnd: Round) -> list[Play]:
     setup, _, hands, floor, _, _, _, turn, _, played, _, _ = rnd
     out: list[Play] = []
     if played < 52 - setup.rules.floor_size:
-        _collect_plays(out, setup.rules, hands >> setup.seat_shift[turn] & _FULL, floor)
+        collect_plays(out, setup.rules, hands >> setup.seat_shift[turn] & _FULL, floor)
     return out
 
 
@@ -361,12 +387,12 @@ def describe_bad_take(card: Card, take: CardSet, floor: CardSet,
     return f"{name} must take one of {shown}, not [{format_cards(take)}]"
 
 
-_Step = tuple[int, int, int, int, int, int, int, int, int, int, int]
+Advance = tuple[int, int, int, int, int, int, int, int, int, int, int]
 
 
-def _step(setup: RoundSetup, card: Card, take: CardSet, dealt: int, hands: int, floor: CardSet,
+def advance(setup: RoundSetup, card: Card, take: CardSet, dealt: int, hands: int, floor: CardSet,
           piles: int, basras: int, bonus: int, seat: int, last_taker: int,
-          played: int) -> _Step:
+          played: int) -> Advance:
     """The one transition of a round: ``seat`` plays ``card`` taking ``take``.
 
     Returns (dealt, hands, floor, piles, basras, bonus, seat, last_taker, played, basra
@@ -415,7 +441,7 @@ def play_unchecked(rnd: Round, card: Card, take: CardSet) -> Round:
     """Apply a play known to be legal (from :func:`legal_plays`), without checks."""
     setup, dealt, hands, floor, piles, basras, bonus, seat, last_taker, played, log, _ = rnd
     (dealt, hands, floor, piles, basras, bonus, turn, last_taker, played, points,
-     leftover) = _step(setup, card, take, dealt, hands, floor, piles, basras, bonus, seat,
+     leftover) = advance(setup, card, take, dealt, hands, floor, piles, basras, bonus, seat,
                        last_taker, played)
     log = _new(PlayLog, (log, seat, card, take, points))
     return _new(Round, (setup, dealt, hands, floor, piles, basras, bonus, turn, last_taker,
@@ -437,10 +463,10 @@ def random_playout(rnd: Round, random: Callable[[], float]) -> Round:
     options: list[Play] = []
     while played < end:
         options.clear()
-        _collect_plays(options, rules, hands >> shift[seat] & _FULL, floor)
+        collect_plays(options, rules, hands >> shift[seat] & _FULL, floor)
         card, take = options[int(random() * len(options))]
         (dealt, hands, floor, piles, basras, bonus, turn, last_taker, played, points,
-         left) = _step(setup, card, take, dealt, hands, floor, piles, basras, bonus, seat,
+         left) = advance(setup, card, take, dealt, hands, floor, piles, basras, bonus, seat,
                        last_taker, played)
         log = _new(PlayLog, (log, seat, card, take, points))
         seat = turn

@@ -17,8 +17,9 @@ not even which forbidden cards were buried back into the stock at the opening.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Any
 
-from basra.cards import FULL_DECK, NAMES, Card, CardSet, cards_of
+from basra.cards import FULL_DECK, NAMES, Card, CardSet, cards_of, parse_card
 from basra.engine import Match, Play, legal_plays
 
 
@@ -160,6 +161,88 @@ class SeatView:
             "winner": self.winner,
             "legal": [p.to_json() for p in self.legal],
         }
+
+
+def _cards(data: object, field: str) -> tuple[Card, ...]:
+    if not isinstance(data, list):
+        raise ValueError(f"view field {field!r} must be a list of cards")
+    return tuple(parse_card(str(c)) for c in data)
+
+
+def _mask(data: object, field: str) -> CardSet:
+    mask = 0
+    for c in _cards(data, field):
+        mask |= 1 << c
+    return mask
+
+
+def _ints(data: object, field: str) -> tuple[int, ...]:
+    if not isinstance(data, list) or not all(isinstance(x, int) for x in data):
+        raise ValueError(f"view field {field!r} must be a list of integers")
+    return tuple(data)
+
+
+def _opt_int(data: object, field: str) -> int | None:
+    if data is None or (isinstance(data, int) and not isinstance(data, bool)):
+        return data
+    raise ValueError(f"view field {field!r} must be an integer or null")
+
+
+def _int(data: object, field: str) -> int:
+    value = _opt_int(data, field)
+    if value is None:
+        raise ValueError(f"view field {field!r} must be an integer")
+    return value
+
+
+def view_from_json(data: dict[str, Any]) -> SeatView:
+    """Read back a view written by :meth:`SeatView.to_json` (the engine protocol's form).
+    Raises ``ValueError`` (or :class:`~basra.errors.CardNotationError`) on bad data."""
+    try:
+        plays = tuple(
+            PublicPlay(_int(p["seat"], "seat"), parse_card(str(p["card"])),
+                       _mask(p["take"], "take"), _int(p.get("basra", 0), "basra"))
+            for p in data["plays"]
+        )
+        results = tuple(
+            RoundSummary(_ints(r["cards"], "cards"), _ints(r["basras"], "basras"),
+                         _ints(r["points"], "points"), _int(r["carry"], "carry"),
+                         _ints(r["totals"], "totals"),
+                         _opt_int(r.get("set_winner"), "set_winner"))
+            for r in data.get("results", [])
+        )
+        legal = tuple(Play(parse_card(str(p["card"])), _mask(p["take"], "take"))
+                      for p in data.get("legal", []))
+        return SeatView(
+            variant=str(data["variant"]),
+            seat=_opt_int(data["seat"], "seat"),
+            seats=_int(data["seats"], "seats"),
+            teams=bool(data["teams"]),
+            round_number=_int(data["round"], "round"),
+            dealer=_opt_int(data["dealer"], "dealer"),
+            deal_number=_int(data["deal"], "deal"),
+            turn=_opt_int(data["turn"], "turn"),
+            hand=_cards(data["hand"], "hand"),
+            hand_counts=_ints(data["hand_counts"], "hand_counts"),
+            floor=_cards(data["floor"], "floor"),
+            opening_floor=_cards(data["opening_floor"], "opening_floor"),
+            stock_count=_int(data["stock_count"], "stock_count"),
+            plays=plays,
+            pile_counts=_ints(data["pile_counts"], "pile_counts"),
+            basras=_ints(data["basras"], "basras"),
+            basra_points=_ints(data["basra_points"], "basra_points"),
+            last_taker=_opt_int(data["last_taker"], "last_taker"),
+            leftover=_cards(data["leftover"], "leftover"),
+            totals=_ints(data["totals"], "totals"),
+            carry=_int(data["carry"], "carry"),
+            sets=_ints(data["sets"], "sets"),
+            target=_int(data["target"], "target"),
+            results=results,
+            winner=_opt_int(data["winner"], "winner"),
+            legal=legal,
+        )
+    except (KeyError, TypeError, AttributeError) as exc:
+        raise ValueError(f"not a view: missing or malformed field {exc}") from None
 
 
 def view(match: Match, seat: int | None) -> SeatView:

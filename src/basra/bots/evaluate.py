@@ -1,0 +1,80 @@
+"""The value model the heuristic bots share: what a take is worth, and what the floor left
+behind risks giving the next player. Everything here reads only a seat's view."""
+
+from __future__ import annotations
+
+from basra.captures import takes
+from basra.cards import Card, CardSet
+from basra.engine import Play, basra_points
+from basra.rules import Rules
+from basra.views import SeatView
+
+
+def is_power(rules: Rules, card: Card) -> bool:
+    return bool(rules.power_cards >> card & 1)
+
+
+def card_count_value(rules: Rules, sides: int) -> float:
+    """What one more card in the pile is worth on average, through the majority."""
+    if rules.majority == "27-of-52":
+        return rules.majority_points * 0.07
+    return rules.majority_points * 0.12 / max(1, sides - 1)
+
+
+def is_last_play(view: SeatView) -> bool:
+    return view.stock_count == 0 and sum(view.hand_counts) == 1
+
+
+def basra_of(rules: Rules, view: SeatView, play: Play, floor: CardSet) -> int:
+    """Basra points ``play`` scores on ``floor``."""
+    return basra_points(rules, play.card, play.take, floor, is_last_play(view))
+
+
+def take_value(rules: Rules, card: Card, take: CardSet, basra: int, per_card: float) -> float:
+    """Points a take is worth to the side that makes it: card points, pile size, basra."""
+    if not take:
+        return 0.0
+    got = take | 1 << card
+    points = 0
+    m = got
+    while m:
+        low = m & -m
+        points += rules.card_points[low.bit_length() - 1]
+        m ^= low
+    return points + per_card * got.bit_count() + basra
+
+
+def best_reply_value(rules: Rules, card: Card, floor: CardSet, per_card: float,
+                     last: bool) -> float:
+    """The most a player holding ``card`` can make on ``floor``."""
+    best = 0.0
+    for take in takes(rules, card, floor):
+        if take:
+            basra = basra_points(rules, card, take, floor, last)
+            best = max(best, take_value(rules, card, take, basra, per_card))
+    return best
+
+
+def reply_risk(rules: Rules, floor: CardSet, unseen: CardSet, hand_count: int,
+               per_card: float, last: bool = False) -> float:
+    """Expected best capture of a player holding ``hand_count`` cards drawn from ``unseen``,
+    on ``floor``: each unseen card is held with probability hand/unseen, independently."""
+    if not floor or hand_count <= 0 or not unseen:
+        return 0.0
+    total = unseen.bit_count()
+    p = min(1.0, hand_count / total)
+    values = []
+    m = unseen
+    while m:
+        low = m & -m
+        v = best_reply_value(rules, low.bit_length() - 1, floor, per_card, last)
+        if v > 0:
+            values.append(v)
+        m ^= low
+    values.sort(reverse=True)
+    expected = 0.0
+    none_yet = 1.0
+    for v in values:
+        expected += v * p * none_yet
+        none_yet *= 1.0 - p
+    return expected
