@@ -67,10 +67,11 @@ def parse_card(text: str) -> Card:
 
     >>> card_name(parse_card("jS")), card_name(parse_card("7♦"))
     ('JS', '7D')
-    >>> parse_card("1C")
-    Traceback (most recent call last):
-    ...
-    basra.errors.CardNotationError: bad card '1C': expected a rank (A 2-10 J Q K, or T) then a suit (C D H S)
+    >>> try:
+    ...     parse_card("1C")
+    ... except CardNotationError as err:
+    ...     print(err.code, str(err)[:13])
+    card/bad_notation bad card '1C'
     """
     if not isinstance(text, str):
         raise CardNotationError(f"bad card {text!r}: expected text such as '10D'")

@@ -41,7 +41,7 @@ class Play(NamedTuple):
 
     >>> p = Play.parse("5H:4C+AD")
     >>> str(p), Play.parse("QS").take
-    ('5H:AD+4C', 0)
+    ('5H:4C+AD', 0)
     """
 
     card: Card

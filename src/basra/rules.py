@@ -286,10 +286,11 @@ for _rules in VARIANTS.values():
 def find_variant(name: str = DEFAULT_VARIANT) -> Rules:
     """The rule set called ``name`` (case-insensitive; aliases accepted).
 
-    >>> find_variant("nope")
-    Traceback (most recent call last):
-    ...
-    basra.errors.UnknownVariantError: unknown variant 'nope' (known: egyptian, arabic101, lebanese, serbian)
+    >>> try:
+    ...     find_variant("nope")
+    ... except UnknownVariantError as err:
+    ...     print(err)
+    unknown variant 'nope' (known: egyptian, arabic101, lebanese, serbian)
     """
     rules = _LOOKUP.get(str(name).strip().lower())
     if rules is None:

@@ -11,7 +11,7 @@ from basra.bots.base import Bot
 from basra.bots.easy import EasyBot
 from basra.bots.hard import DEFAULT_ITERATIONS, DEFAULT_TIME_CAP, HardBot
 from basra.bots.medium import MediumBot
-from basra.bots.random import RandomBot
+from basra.bots.uniform import RandomBot
 
 LEVELS: dict[str, type[Bot]] = {
     "random": RandomBot,

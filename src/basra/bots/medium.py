@@ -19,7 +19,7 @@ from basra.engine import Play
 from basra.rules import find_variant
 from basra.views import SeatView
 
-POWER_RESERVE = 3.0
+POWER_RESERVE = 5.0
 """What holding a sweeper for later is worth, in points, while deals remain."""
 
 

@@ -1,0 +1,5 @@
+"""``python -m basra``: the ``basra`` command."""
+
+from basra.cli import main
+
+raise SystemExit(main())

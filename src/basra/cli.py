@@ -1,0 +1,210 @@
+"""The ``basra`` command: ``replay``, ``shuffle``, ``verify`` and ``bench`` (RECORDS.md).
+
+A thin layer over :mod:`basra.records` and :mod:`basra.shuffle`: parse the arguments, read
+the record, print the result. Every failure is one line on standard error, never a
+traceback: exit status 1 for a bad record or file, 2 for bad arguments.
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+import json
+import sys
+from collections.abc import Callable, Sequence
+from typing import NoReturn
+
+from rich.console import Console
+from rich.table import Table
+
+from basra.cards import NAMES
+from basra.errors import BasraError, RecordError
+from basra.records import MatchRecord, ReplayResult, parse_record, replay, replay_json, verify
+from basra.shuffle import check_client_seed, check_nonce, commitment, seed_bytes, shuffled_deck
+
+Handler = Callable[[argparse.Namespace], int]
+BENCH_SECONDS = 5.0
+"""How long ``basra bench`` measures when ``--seconds`` is not given."""
+
+
+class _Parser(argparse.ArgumentParser):
+    """An argument parser whose errors are a single line (and exit status 2)."""
+
+    def error(self, message: str) -> NoReturn:
+        line = " ".join(message.split())
+        self.exit(2, f"{self.prog}: error: {line}\n")
+
+
+def _checked(check: Callable[[str], object]) -> Callable[[str], str]:
+    """An argparse type that runs ``check`` and turns its error into a usage error."""
+
+    def convert(text: str) -> str:
+        try:
+            check(text)
+        except BasraError as exc:
+            raise argparse.ArgumentTypeError(str(exc)) from None
+        return text
+
+    return convert
+
+
+def _nonce(text: str) -> int:
+    """The ``--nonce`` argument: a whole number from 1 up."""
+    try:
+        return check_nonce(int(text))
+    except ValueError:
+        raise argparse.ArgumentTypeError(
+            f"nonce must be a whole number from 1 up, got {text!r}") from None
+
+
+def _seconds(text: str) -> float:
+    """The ``--seconds`` argument: a finite number above 0."""
+    try:
+        seconds = float(text)
+    except ValueError:
+        seconds = 0.0
+    if not 0 < seconds < float("inf"):
+        raise argparse.ArgumentTypeError(f"seconds must be a number above 0, got {text!r}")
+    return seconds
+
+
+def _read(source: str) -> MatchRecord:
+    """Read and parse a record from a path, or from standard input for ``-``."""
+    try:
+        if source == "-":
+            data = sys.stdin.buffer.read()
+        else:
+            with open(source, "rb") as f:
+                data = f.read()
+    except OSError as exc:
+        raise RecordError(f"record: cannot read {source!r}: {exc.strerror or exc}") from None
+    return parse_record(data)
+
+
+def _cmd_replay(args: argparse.Namespace) -> int:
+    result = replay(_read(args.record))
+    if args.json:
+        print(json.dumps(replay_json(result)))
+    else:
+        _print_table(result)
+    return 0
+
+
+def _side_names(record: MatchRecord) -> list[str]:
+    """A label per side: the player's name, or the two partners' names in a team game."""
+    players = record.players
+    if record.teams:
+        return [f"{players[s]} & {players[s + 2]}" for s in range(2)]
+    return list(players)
+
+
+def _print_table(result: ReplayResult) -> None:
+    """The replay as a table: a section per round, a row per side, then the winner."""
+    record, match = result.record, result.match
+    sides = _side_names(record)
+    multi_set = match.rules.sets_to_win > 1
+    table = Table(title=f"{match.rules.name}: {', '.join(record.players)}")
+    for column in ("round", "side", "cards", "basras", "points", "carry", "totals"):
+        table.add_column(column, justify="left" if column == "side" else "right")
+    if multi_set:
+        table.add_column("set won")
+    for number, res in enumerate(result.results, 1):
+        for side, name in enumerate(sides):
+            first = side == 0
+            row = [str(number) if first else "", name, str(res.cards[side]),
+                   str(res.basras[side]), str(res.points[side]),
+                   str(res.carry) if first else "", str(res.totals[side])]
+            if multi_set:
+                row.append("yes" if res.set_winner == side else "")
+            table.add_row(*row)
+        table.add_section()
+    console = Console(file=sys.stdout, highlight=False)
+    console.print(table)
+    if match.in_round and match.round is not None:
+        console.print(f"round {match.rounds_started} in progress: "
+                      f"{match.round.played} plays so far")
+    if multi_set:
+        console.print("sets: " + ", ".join(f"{n} {s}" for n, s in zip(sides, match.sets,
+                                                                          strict=True)))
+    winner = "undecided" if match.winner is None else sides[match.winner]
+    console.print(f"winner: {winner}")
+
+
+def _cmd_verify(args: argparse.Namespace) -> int:
+    outcome = verify(_read(args.record))
+    for line in outcome.lines:
+        print(line)
+    if outcome.failure is not None:
+        print(outcome.failure, file=sys.stderr)
+        return 1
+    return 0
+
+
+def _cmd_shuffle(args: argparse.Namespace) -> int:
+    seed = args.server_seed.lower()
+    deck = [NAMES[c] for c in shuffled_deck(seed, args.client_seed, args.nonce)]
+    if args.json:
+        print(json.dumps({"commitment": commitment(seed), "deck": deck}))
+    else:
+        print(commitment(seed))
+        print(" ".join(deck))
+    return 0
+
+
+def _cmd_bench(args: argparse.Namespace) -> int:
+    try:
+        bench = importlib.import_module("basra.bench")
+    except ImportError as exc:
+        print(f"basra bench: error: the benchmarks are not available ({exc})", file=sys.stderr)
+        return 1
+    return int(bench.run_bench(args))
+
+
+def build_parser() -> argparse.ArgumentParser:
+    """The ``basra`` argument parser."""
+    parser = _Parser(prog="basra", description="Basra, the fishing card game.")
+    commands = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
+
+    cmd = commands.add_parser("replay", help="replay a match record, checking every play")
+    cmd.add_argument("--json", action="store_true", help="print the scores as one JSON object")
+    cmd.add_argument("record", metavar="RECORD", help="a basra-record/1 file, or - for stdin")
+    cmd.set_defaults(handler=_cmd_replay)
+
+    cmd = commands.add_parser("shuffle", help="print a fair shuffle's commitment and deck")
+    cmd.add_argument("--server-seed", required=True, metavar="HEX", type=_checked(seed_bytes),
+                     help="64 hex digits")
+    cmd.add_argument("--client-seed", required=True, metavar="TEXT",
+                     type=_checked(check_client_seed), help="0 to 256 bytes of UTF-8")
+    cmd.add_argument("--nonce", required=True, metavar="N", type=_nonce,
+                     help="the round's number, 1 for the first")
+    cmd.add_argument("--json", action="store_true", help="print one JSON object")
+    cmd.set_defaults(handler=_cmd_shuffle)
+
+    cmd = commands.add_parser("verify", help="check the fair shuffle of every round")
+    cmd.add_argument("record", metavar="RECORD", help="a basra-record/1 file, or - for stdin")
+    cmd.set_defaults(handler=_cmd_verify)
+
+    cmd = commands.add_parser("bench", help="measure the engine's speed")
+    cmd.add_argument("target", choices=["engine"], help="what to measure")
+    cmd.add_argument("--seconds", type=_seconds, default=BENCH_SECONDS, metavar="S",
+                     help=f"how long to measure (default {BENCH_SECONDS:g})")
+    cmd.add_argument("--json", action="store_true", help="print one JSON object")
+    cmd.set_defaults(handler=_cmd_bench)
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Run the ``basra`` command; returns the exit status (2 for bad arguments)."""
+    try:
+        args = build_parser().parse_args(argv)
+    except SystemExit as exc:  # argparse exits on bad arguments and after --help
+        return exc.code if isinstance(exc.code, int) else int(exc.code is not None)
+    handler: Handler = args.handler
+    try:
+        return handler(args)
+    except BasraError as exc:
+        print(" ".join(str(exc).split()), file=sys.stderr)
+        return 1
+
+
+__all__ = ["build_parser", "main"]
