@@ -62,7 +62,7 @@ BELOW_VALUE: tuple[CardSet, ...] = tuple(
 _BY_NAME: dict[str, Card] = {name: c for c, name in enumerate(NAMES)}
 
 
-def parse_card(text: str) -> Card:
+def parse_card(text: object) -> Card:
     """Parse card notation: rank then suit; ``T`` for 10, any case, suit symbols allowed.
 
     >>> card_name(parse_card("jS")), card_name(parse_card("7♦"))

@@ -19,7 +19,8 @@ import time
 from basra.bots.base import Bot
 from basra.bots.determinize import sample_round
 from basra.bots.evaluate import card_count_value
-from basra.bots.rollout import greedy_playout
+from basra.bots.rollout import greedy_playout, resample
+from basra.cards import cards_of
 from basra.engine import Play, Round, play_unchecked, score_round
 from basra.rules import find_variant
 from basra.views import SeatView
@@ -59,6 +60,10 @@ class HardBot(Bot):
         deadline = None if self.time_cap is None else time.perf_counter() + self.time_cap
         rules = find_variant(view.variant)
         per_card = card_count_value(rules, view.sides)
+        template = sample_round(view, rng)
+        unseen = cards_of(view.unseen())
+        seat = view.seat
+        assert seat is not None
         for i in range(self.iterations):
             if i < n:
                 k = i
@@ -66,7 +71,7 @@ class HardBot(Bot):
                 log_i = math.log(i)
                 k = max(range(n), key=lambda j: totals[j] / visits[j]
                         + EXPLORATION * math.sqrt(log_i / visits[j]))
-            world = sample_round(view, rng)
+            world = resample(template, seat, unseen, rand)
             card, take = plays[k]
             final = greedy_playout(play_unchecked(world, card, take), rand, ROLLOUT_EPSILON,
                                    per_card, POWER_RESERVE)

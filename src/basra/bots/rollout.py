@@ -64,3 +64,27 @@ def greedy_playout(rnd: Round, random: Callable[[], float], epsilon: float,
         seat = turn
     return _new(Round, (setup, dealt, hands, floor, piles, basras, bonus, seat, last_taker,
                         played, log, left))
+
+
+def resample(template: Round, seat: int, unseen: list[int],
+             random: Callable[[], float]) -> Round:
+    """``template`` with the cards hidden from ``seat`` dealt afresh: ``unseen`` (shuffled
+    in place) fills the other hands, as many as each holds, and then the stock."""
+    n = len(unseen)
+    for i in range(n - 1, 0, -1):
+        j = int(random() * (i + 1))
+        unseen[i], unseen[j] = unseen[j], unseen[i]
+    setup = template.setup
+    hands = template.packed_hands
+    pos = 0
+    for other in range(setup.seats):
+        if other == seat:
+            continue
+        shift = setup.seat_shift[other]
+        count = (hands >> shift & _FULL).bit_count()
+        hands &= ~(_FULL << shift)
+        for k in range(pos, pos + count):
+            hands |= 1 << (unseen[k] + shift)
+        pos += count
+    new_setup = setup._replace(stock=tuple(unseen[pos:]))
+    return template._replace(setup=new_setup, packed_hands=hands, dealt=0)
