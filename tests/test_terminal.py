@@ -91,6 +91,12 @@ def eof_after(plays: int, then: Callable[[Screen, str], str] = default_policy
     return policy
 
 
+def one_round_then_quit(screen: Screen, prompt: str) -> str:
+    if prompt.startswith("Enter: deal round"):
+        return "quit"
+    return default_policy(screen, prompt)
+
+
 def saved_record(screen: Screen, folder: Path) -> Path:
     """The record file the screen says was saved (and the only one in ``folder``)."""
     match = re.search(r"Match record saved: (\S+)", screen.text)
@@ -130,7 +136,8 @@ def test_whole_match_against_the_random_bot(tmp_path: Path) -> None:
     assert max(final) >= 121
     shown = re.search(r"(You win|Bot 1 wins) the match, (\d+) – (\d+)!", text)
     assert shown, text[-3000:]
-    assert [int(shown.group(2)), int(shown.group(3))] == final
+    winner = summary["winner"]
+    assert [int(shown.group(2)), int(shown.group(3))] == [final[winner], final[1 - winner]]
     assert (shown.group(1) == "You win") == (summary["winner"] == 0)
     # Every round: commitment before, scoring and the revealed seed after.
     record = parse_record(saved_record(screen, tmp_path).read_bytes())
@@ -254,6 +261,32 @@ def test_bad_input_gets_a_hint_and_the_game_goes_on(tmp_path: Path) -> None:
     check_record(saved_record(screen, tmp_path))
 
 
+def test_a_play_with_its_take_written_out(tmp_path: Path) -> None:
+    rules = find_variant("egyptian")
+    typed: list[str] = []
+
+    def policy(screen: Screen, prompt: str) -> str:
+        if prompt.startswith("Your play"):
+            if typed:
+                raise EOFError
+            hand, floor = screen.last_table()
+            options = takes(rules, parse_card(hand[-1]), mask_of(parse_card(f) for f in floor))
+            take = "+".join(NAMES[c] for c in range(52) if options[-1] >> c & 1)
+            typed.append(f"{len(hand)}:{take.lower()}")
+            return typed[-1]
+        return default_policy(screen, prompt)
+
+    screen = Screen(policy)
+    assert screen.run("--seed", "13", "--save", str(tmp_path)) == 0
+    assert "(medium bot)" in screen.text
+    record = parse_record(saved_record(screen, tmp_path).read_bytes())
+    mine = [p for p in record.rounds[0].plays if p.seat == 0]
+    take = typed[0].partition(":")[2]
+    assert len(mine) == 1
+    assert {NAMES[c] for c in range(52) if mine[0].take >> c & 1} == (
+        {t.upper() for t in take.split("+")} if take else set())
+
+
 def test_help_hint_plays_and_table(tmp_path: Path) -> None:
     script = iter(["help", "hint", "plays", "table", "1"])
 
@@ -351,13 +384,24 @@ def test_ctrl_c_saves_and_exits_130(tmp_path: Path) -> None:
     check_record(saved_record(screen, tmp_path))
 
 
+def test_a_record_that_cannot_be_saved_exits_1(tmp_path: Path) -> None:
+    blocker = tmp_path / "file"
+    blocker.write_text("not a folder", encoding="utf-8")
+    screen = Screen(eof_after(1))
+    assert screen.run("--bot", "random", "--save", str(blocker / "records")) == 1
+    assert "Could not save the match record" in screen.text
+
+
+def test_a_name_is_text_not_markup(tmp_path: Path) -> None:
+    screen = Screen(one_round_then_quit)
+    assert screen.run("--bot", "random", "--seed", "1", "--name", "[bold]x[/]",
+                      "--save", str(tmp_path)) == 0
+    assert "[bold]x[/]" in screen.text
+    record = parse_record(saved_record(screen, tmp_path).read_bytes())
+    assert record.players[0] == "[bold]x[/]"
+
+
 # --------------------------------------------------------------------------- other tables
-
-
-def one_round_then_quit(screen: Screen, prompt: str) -> str:
-    if prompt.startswith("Enter: deal round"):
-        return "quit"
-    return default_policy(screen, prompt)
 
 
 def test_lebanese_three_players_play_a_round(tmp_path: Path) -> None:
@@ -404,7 +448,8 @@ def test_serbian_shows_the_sets(tmp_path: Path) -> None:
     screen = Screen(eof_after(2))
     assert screen.run("--variant", "serbian", "--bot", "random", "--seed", "1",
                       "--save", str(tmp_path)) == 0
-    assert "serbian, first to 101 · set 1 · sets 0 – 0" in screen.text
+    assert "serbian, set 1 to 101, first to 3 sets · stock 40" in screen.text
+    assert re.search(r"side\s+sets\s+total\s+pile\s+basras\s+in hand", screen.text)
 
 
 def test_a_new_client_seed_between_rounds(tmp_path: Path) -> None:

@@ -1,8 +1,10 @@
-"""The ``basra`` command: ``replay``, ``shuffle``, ``verify`` and ``bench`` (RECORDS.md).
+"""The ``basra`` command: ``replay``, ``shuffle``, ``verify`` (RECORDS.md), ``bench``, and
+``play``, ``engine``, ``arena`` (which hand their arguments to :mod:`basra.terminal`,
+:mod:`basra.engine_protocol` and :mod:`basra.arena`).
 
-A thin layer over :mod:`basra.records` and :mod:`basra.shuffle`: parse the arguments, read
-the record, print the result. Every failure is one line on standard error, never a
-traceback: exit status 1 for a bad record or file, 2 for bad arguments.
+A thin layer: parse the arguments, call the module that does the work, print the result.
+Every failure is one line on standard error, never a traceback: exit status 1 for a
+bad record or file, 2 for bad arguments.
 """
 
 from __future__ import annotations
@@ -12,12 +14,13 @@ import importlib
 import json
 import sys
 from collections.abc import Callable, Sequence
-from typing import NoReturn
 
 from rich.console import Console
 from rich.table import Table
 
+from basra.bench import run_bench
 from basra.cards import NAMES
+from basra.cliargs import OneLineParser
 from basra.errors import BasraError, RecordError
 from basra.records import MatchRecord, ReplayResult, parse_record, replay, replay_json, verify
 from basra.shuffle import check_client_seed, check_nonce, commitment, seed_bytes, shuffled_deck
@@ -27,12 +30,6 @@ BENCH_SECONDS = 5.0
 """How long ``basra bench`` measures when ``--seconds`` is not given."""
 
 
-class _Parser(argparse.ArgumentParser):
-    """An argument parser whose errors are a single line (and exit status 2)."""
-
-    def error(self, message: str) -> NoReturn:
-        line = " ".join(message.split())
-        self.exit(2, f"{self.prog}: error: {line}\n")
 
 
 def _checked(check: Callable[[str], object]) -> Callable[[str], str]:
@@ -152,17 +149,26 @@ def _cmd_shuffle(args: argparse.Namespace) -> int:
 
 
 def _cmd_bench(args: argparse.Namespace) -> int:
-    try:
-        bench = importlib.import_module("basra.bench")
-    except ImportError as exc:
-        print(f"basra bench: error: the benchmarks are not available ({exc})", file=sys.stderr)
-        return 1
-    return int(bench.run_bench(args))
+    return run_bench(args)
+
+
+FORWARDED = {
+    "play": ("basra.terminal", "play a match against bots in the terminal"),
+    "engine": ("basra.engine_protocol", "speak the basra-engine/1 protocol on stdin/stdout"),
+    "arena": ("basra.arena", "measure two players against each other on duplicate deals"),
+}
+"""Subcommands whose arguments go, untouched, to the ``main`` of their own module."""
+
+
+def _forward(command: str, rest: Sequence[str]) -> int:
+    module = importlib.import_module(FORWARDED[command][0])
+    status: int = module.main(list(rest))
+    return status
 
 
 def build_parser() -> argparse.ArgumentParser:
     """The ``basra`` argument parser."""
-    parser = _Parser(prog="basra", description="Basra, the fishing card game.")
+    parser = OneLineParser(prog="basra", description="Basra, the fishing card game.")
     commands = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
 
     cmd = commands.add_parser("replay", help="replay a match record, checking every play")
@@ -190,13 +196,19 @@ def build_parser() -> argparse.ArgumentParser:
                      help=f"how long to measure (default {BENCH_SECONDS:g})")
     cmd.add_argument("--json", action="store_true", help="print one JSON object")
     cmd.set_defaults(handler=_cmd_bench)
+
+    for name, (_, summary) in FORWARDED.items():
+        commands.add_parser(name, help=summary, add_help=False)  # listed; main() forwards
     return parser
 
 
 def main(argv: Sequence[str] | None = None) -> int:
     """Run the ``basra`` command; returns the exit status (2 for bad arguments)."""
+    args_list = list(sys.argv[1:] if argv is None else argv)
+    if args_list and args_list[0] in FORWARDED:
+        return _forward(args_list[0], args_list[1:])
     try:
-        args = build_parser().parse_args(argv)
+        args = build_parser().parse_args(args_list)
     except SystemExit as exc:  # argparse exits on bad arguments and after --help
         return exc.code if isinstance(exc.code, int) else int(exc.code is not None)
     handler: Handler = args.handler

@@ -1,0 +1,864 @@
+"""``basra play``: a whole match against bots in the terminal.
+
+The person sits in seat 0; every other seat is a bot of the chosen level (with ``--teams``
+and four players, seat 2 is the person's partner). Each round's deck is the fair shuffle of
+FAIRNESS.md: a fresh server seed whose commitment is shown before the round, mixed with a
+client seed made of the person's seed and the bots' seeds joined by ``|`` in seat order,
+and revealed after the round. The match is written as a basra-record/1 file
+(RECORDS.md) when it ends, when the person quits, and when the input ends.
+
+Everything the person sees goes through a :class:`rich.console.Console`; every answer comes
+from ``input_fn``. Bad input gets a one-line hint and the question again, never a traceback.
+"""
+
+from __future__ import annotations
+
+import argparse
+import hashlib
+import secrets
+import shlex
+import sys
+import textwrap
+from collections.abc import Callable, Sequence
+from datetime import datetime
+from pathlib import Path
+
+from rich import box
+from rich.console import Console
+from rich.table import Table
+from rich.text import Text
+
+from basra.bots import LEVELS, Bot, make_bot
+from basra.bots.medium import score_plays
+from basra.cards import JACKS, NAMES, RANK, SUIT, Card, CardSet, cards_of, parse_card
+from basra.cliargs import OneLineParser
+from basra.engine import Match, Play, RoundResult, describe_bad_take, new_match, start_round
+from basra.engine import play as engine_play
+from basra.errors import BasraError, CardNotationError
+from basra.records import Fairness, RecordBuilder, dumps
+from basra.rules import PowerBasra, Rules, find_variant
+from basra.shuffle import MAX_CLIENT_SEED_BYTES, commitment, new_server_seed, shuffled_deck
+from basra.views import SeatView, view
+
+InputFn = Callable[[str], str]
+
+ME = 0
+"""The person's seat."""
+
+SUIT_SYMBOLS = ("♣", "♦", "♥", "♠")
+RED_SUITS = frozenset({1, 2})
+BOT_SEED_CHARS = 16
+"""Length of a bot's client seed (hex digits)."""
+
+HELP_WIDTH = 92
+"""Help lines are wrapped to this width (the screen is at least 80 columns, mostly)."""
+
+QUIT_WORDS = frozenset({"quit", "q", "exit"})
+HELP_WORDS = frozenset({"help", "h", "?"})
+
+
+
+
+def build_parser() -> argparse.ArgumentParser:
+    """The ``basra play`` argument parser."""
+    parser = OneLineParser(
+        prog="basra play",
+        description="Play a match of Basra against bots in the terminal. You sit in seat 0.",
+    )
+    parser.add_argument("--variant", default="egyptian", metavar="V",
+                        help="egyptian (default), arabic101, lebanese or serbian")
+    parser.add_argument("--bot", default="medium", choices=list(LEVELS), metavar="LEVEL",
+                        help=f"the bots' level: {', '.join(LEVELS)} (default medium)")
+    parser.add_argument("--players", type=int, default=2, metavar="N",
+                        help="players at the table, you included (default 2)")
+    parser.add_argument("--teams", action="store_true",
+                        help="four players in two teams: seat 2 is your partner")
+    parser.add_argument("--seed", metavar="S",
+                        help="make bots and seeds reproducible (for testing: the server seeds "
+                        "are then derived from S, so the game is not provably fair)")
+    parser.add_argument("--client-seed", metavar="TEXT",
+                        help="your client seed (otherwise you are asked, Enter for a random one)")
+    parser.add_argument("--name", metavar="NAME", help="your name in the match record")
+    parser.add_argument("--save", default=".", metavar="DIR",
+                        help="where to save the match record (default: the current directory)")
+    return parser
+
+
+# --------------------------------------------------------------------------- cards on screen
+
+
+def card_label(card: Card, symbols: bool = True) -> str:
+    """A card as the screen shows it: ``10♦`` (or ``10D`` without suit symbols)."""
+    name = NAMES[card]
+    return name[:-1] + SUIT_SYMBOLS[SUIT[card]] if symbols else name
+
+
+def card_text(card: Card, symbols: bool = True) -> Text:
+    """A card styled for the screen: red for diamonds and hearts."""
+    style = "bold red" if SUIT[card] in RED_SUITS else "bold"
+    return Text(card_label(card, symbols), style=style)
+
+
+def by_rank(cards: Sequence[Card] | CardSet) -> list[Card]:
+    """Cards sorted by rank, then suit (how a player holds them)."""
+    items = cards_of(cards) if isinstance(cards, int) else list(cards)
+    return sorted(items, key=lambda c: (RANK[c], SUIT[c]))
+
+
+def cards_line(cards: Sequence[Card] | CardSet, symbols: bool = True, sep: str = "  ",
+               empty: str = "nothing") -> Text:
+    """Several cards, sorted by rank, on one line."""
+    ordered = by_rank(cards)
+    if not ordered:
+        return Text(empty, style="dim")
+    return Text(sep).join(card_text(c, symbols) for c in ordered)
+
+
+# --------------------------------------------------------------------------- rules help
+
+
+def _power_subject(cards: CardSet) -> str:
+    names = ["J"] * (cards & JACKS == JACKS) + [NAMES[c] for c in cards_of(cards & ~JACKS)]
+    return f"A {' or '.join(names)} sweep"
+
+
+def _power_basra_line(subject: str, rule: PowerBasra) -> str:
+    if rule.kind == "never":
+        return f"{subject} is never a basra"
+    if rule.kind == "unless-single-same-rank":
+        return f"{subject} is a basra ({rule.points}) unless it takes a lone card of its rank"
+    if rule.kind == "only-single-same-rank":
+        return f"{subject} is a basra ({rule.points}) only when it takes a lone card of its rank"
+    return (f"{subject} is a basra ({rule.points}) only if the floor had no J, Q or K "
+            f"and added up to {rule.limit} or less")
+
+
+def rules_help(rules: Rules) -> list[str]:
+    """The variant's capture, basra and scoring rules in a few lines, made from its data."""
+    power = " and ".join(
+        ["every J"] * (rules.power_cards & JACKS == JACKS)
+        + [NAMES[c] for c in cards_of(rules.power_cards & ~JACKS)]
+    )
+    if rules.sum_sets == "one-set":
+        sums = "plus ONE set of numerals adding up to its value (you choose which)."
+    else:
+        sums = ("plus sets of numerals adding up to its value, taking as many cards as "
+                "possible (you choose among equal best).")
+    lines = [
+        f"{rules.name}: {rules.description}",
+        f"Capture: {power} {'take' if ' and ' in power else 'takes'} the whole floor "
+        "(laid down on an empty floor).",
+        "  Q or K takes every floor card of its rank.",
+        "  A..10 takes every floor card of its rank, " + sums,
+        "  A card that can take must take; a card that takes nothing stays on the floor.",
+    ]
+    basra = f"Basra: clearing the floor with a numeral, Q or K scores {rules.basra_points}"
+    if rules.basra_floor_limit is not None:
+        basra += f", but only when the floor held at most {rules.basra_floor_limit} cards"
+    if not rules.last_play_basra:
+        basra += "; the round's last play is never a basra"
+    lines.append(basra + ".")
+    groups: list[tuple[PowerBasra, CardSet]] = []
+    for card, rule in rules.power_basra:
+        for i, (known, mask) in enumerate(groups):
+            if known == rule:
+                groups[i] = (known, mask | 1 << card)
+                break
+        else:
+            groups.append((rule, 1 << card))
+    lines.extend("  " + _power_basra_line(_power_subject(mask), rule) + "."
+                 for rule, mask in groups)
+    points = ", ".join(f"{line.label} {line.points}" for line in rules.scoring_cards)
+    if rules.majority == "27-of-52":
+        majority = (f"27 or more cards win {rules.majority_points}; at 26-26 the "
+                    f"{rules.majority_points} is carried to the next round's majority.")
+    else:
+        majority = (f"the most cards win {rules.majority_points} "
+                    "(every side tied for the most gets them).")
+    lines.append(f"Scoring: {points}; a basra {rules.basra_points}.")
+    lines.append(f"  Majority: {majority}")
+    if rules.sets_to_win > 1:
+        extra = (f" (the deciding set to {rules.deciding_set_target})"
+                 if rules.deciding_set_target else "")
+        lines.append(f"Winning: a set goes to the first side to {rules.target}{extra}; "
+                     f"the match to the first side to win {rules.sets_to_win} sets.")
+    else:
+        lines.append(f"Winning: the first side to {rules.target} wins (a tie at the top plays "
+                     "another round).")
+    return [part for line in lines
+            for part in textwrap.wrap(line, HELP_WIDTH, subsequent_indent="  ")]
+
+
+COMMANDS_HELP = [
+    "Commands: a number from your hand list, or a card name (5H, 10d, T♦, qs) to play it;",
+    "  5H:4C+AD plays a card with a given take; when a card has several takes you choose one.",
+    "  hint: the medium bot's suggestion · plays: this round's plays so far · table: show the",
+    "  table again · help: this text · quit: stop (the record so far is saved).",
+]
+
+
+# --------------------------------------------------------------------------- the session
+
+
+class _Stop(Exception):
+    """The person stopped the match: ``quit`` (confirmed), end of input, or Ctrl-C."""
+
+    def __init__(self, reason: str) -> None:
+        super().__init__(reason)
+        self.reason = reason
+
+
+class _Hint(Exception):
+    """Bad input: the message is the one-line hint to show."""
+
+
+def _derived(seed: str, *parts: object) -> str:
+    """A hex digest derived from ``--seed`` (reproducible games, for testing)."""
+    text = "|".join(["basra-play", seed, *map(str, parts)])
+    return hashlib.sha256(text.encode("utf-8")).hexdigest()
+
+
+class Session:
+    """One match of ``basra play``: the table, the bots, the record and the dialogue."""
+
+    def __init__(self, args: argparse.Namespace, rules: Rules, teams: bool, console: Console,
+                 input_fn: InputFn) -> None:
+        self.args = args
+        self.rules = rules
+        self.seats: int = args.players
+        self.teams = teams
+        self.console = console
+        self.input_fn = input_fn
+        self.seed: str | None = args.seed
+        self.symbols = console.encoding.lower().replace("-", "").startswith("utf")
+        self.echo = not console.is_terminal
+        self.me = args.name or "you"
+        self.bots: dict[int, Bot] = {
+            seat: make_bot(args.bot, None if self.seed is None else f"{self.seed}|bot|{seat}")
+            for seat in range(1, self.seats)
+        }
+        self.labels = [self.me] + [f"Bot {seat}" for seat in range(1, self.seats)]
+        players = [args.name or "player"] + [self.bots[s].name for s in range(1, self.seats)]
+        self.builder = RecordBuilder(rules, players, teams)
+        self.bot_seeds = [
+            _derived(self.seed, "client", seat)[:BOT_SEED_CHARS] if self.seed is not None
+            else secrets.token_hex(BOT_SEED_CHARS // 2)
+            for seat in range(1, self.seats)
+        ]
+        self.my_seed = ""
+        self.match: Match = new_match(rules, self.seats, teams)
+        self.fairness: Fairness | None = None
+        """The fairness data of the round in play (or about to be dealt)."""
+        self.next_server_seed = ""
+        self.carry_in = 0
+        self.saved: Path | None = None
+
+    # ------------------------------------------------------------------ output helpers
+
+    def say(self, *parts: str | Text, style: str = "", wrap: bool = True) -> None:
+        """Print one line; ``wrap=False`` leaves long lines (paths, commands) whole, for
+        copying."""
+        text = Text(style=style)
+        for part in parts:
+            text.append(part)
+        self.console.print(text, highlight=False, soft_wrap=not wrap)
+
+    def hint(self, message: str) -> None:
+        self.say(Text(message, style="yellow"))
+
+    def card(self, card: Card) -> Text:
+        return card_text(card, self.symbols)
+
+    def cards(self, cards: Sequence[Card] | CardSet, empty: str = "nothing") -> Text:
+        return cards_line(cards, self.symbols, empty=empty)
+
+    def side_of(self, seat: int) -> int:
+        return seat % 2 if self.teams else seat
+
+    def side_label(self, side: int) -> str:
+        if not self.teams:
+            return self.labels[side]
+        return f"{self.labels[side]} & {self.labels[side + 2]}"
+
+    def side_subject(self, side: int) -> str:
+        """A side as the subject of a sentence."""
+        if side == self.side_of(ME):
+            return "Your side" if self.teams else "You"
+        return self.side_label(side)
+
+    @property
+    def sides(self) -> int:
+        return 2 if self.teams else self.seats
+
+    @property
+    def deals(self) -> int:
+        return 48 // (self.seats * self.rules.deal_size)
+
+    # ------------------------------------------------------------------ input
+
+    def ask(self, prompt: str) -> str:
+        """One line of input after ``prompt``; raises :class:`_Stop` at the end of input."""
+        self.console.print(Text(prompt, style="bold cyan"), end="")
+        try:
+            line = self.input_fn("")
+        except EOFError:
+            if self.echo:
+                self.console.print()
+            raise _Stop("eof") from None
+        except KeyboardInterrupt:
+            self.console.print()
+            raise _Stop("interrupt") from None
+        if self.echo:
+            self.console.print(Text(line), highlight=False)
+        return line.strip()
+
+    def confirm_quit(self) -> None:
+        """Ask whether to quit; raises :class:`_Stop` on yes (or at the end of input)."""
+        answer = self.ask("Quit the match? The record so far will be saved. [y/N] > ")
+        if answer.lower() in {"y", "yes"}:
+            raise _Stop("quit")
+        self.say("Going on.", style="dim")
+
+    # ------------------------------------------------------------------ the match
+
+    def run(self) -> int:
+        self.intro()
+        try:
+            self.prepare_round()
+            self.choose_client_seed()
+            while True:
+                self.play_round()
+                if self.match.winner is not None:
+                    self.announce_winner()
+                    break
+                self.prepare_round()
+                self.between_rounds()
+        except _Stop as stop:
+            return self.stopped(stop.reason)
+        except KeyboardInterrupt:  # Ctrl-C while a bot thinks
+            self.console.print()
+            return self.stopped("interrupt")
+        return self.save()
+
+    def intro(self) -> None:
+        rules = self.rules
+        self.console.rule(Text(f"Basra · {rules.name}", style="bold"))
+        self.say(rules.description)
+        if self.teams:
+            table = (f"You and your partner Bot 2 (seat 2) against Bot 1 and Bot 3 "
+                     f"({self.args.bot} bots).")
+        else:
+            others = ", ".join(self.labels[1:])
+            table = f"You (seat 0) against {others} ({self.args.bot} bot"
+            table += "s)." if self.seats > 2 else ")."
+        self.say(table)
+        self.say("Each round's deck is a fair shuffle: the server commits to its seed before "
+                 "the round, mixes it with your client seed, and reveals it afterwards.")
+        if self.seed is not None:
+            self.say(Text(f"--seed {self.seed}: the server seeds come from the seed; the game is "
+                          "reproducible, NOT provably fair.", style="bold yellow"))
+        self.say("Type help at any prompt for the rules and the commands.", style="dim")
+
+    def draw_server_seed(self, nonce: int) -> str:
+        if self.seed is not None:
+            return _derived(self.seed, "server", nonce)
+        return new_server_seed()
+
+    def prepare_round(self) -> None:
+        """Draw the next round's server seed and show its commitment."""
+        nonce = self.match.rounds_started + 1
+        self.next_server_seed = self.draw_server_seed(nonce)
+        self.say()
+        self.say(f"Round {nonce} commitment: ", Text(commitment(self.next_server_seed),
+                                                     style="bold"))
+        self.say("  (SHA-256 of the server seed, which is revealed after the round)",
+                 style="dim")
+
+    def client_seed(self) -> str:
+        return "|".join([self.my_seed, *self.bot_seeds])
+
+    def seed_problem(self, text: str) -> str | None:
+        """Why ``text`` cannot be the person's client seed, or None."""
+        if "|" in text:
+            return "A client seed may not hold '|' (it separates the seats' seeds)."
+        room = MAX_CLIENT_SEED_BYTES - len(self.client_seed().encode()) + len(
+            self.my_seed.encode())
+        if len(text.encode()) > room:
+            return f"That seed is too long: at most {room} bytes."
+        return None
+
+    def choose_client_seed(self) -> None:
+        given: str | None = self.args.client_seed
+        if given is not None:
+            self.my_seed = given
+        else:
+            while True:
+                answer = self.ask("Your client seed (Enter for a random one) > ")
+                if answer.lower() in QUIT_WORDS:
+                    self.confirm_quit()
+                    continue
+                if answer.lower() in HELP_WORDS:
+                    self.say("Any text up to a hundred-odd bytes: it is mixed into every "
+                             "round's shuffle, so the server cannot choose the deck alone.")
+                    continue
+                problem = self.seed_problem(answer)
+                if problem is not None:
+                    self.hint(problem)
+                    continue
+                self.my_seed = answer or self.random_seed()
+                break
+        self.say("Client seed: ", Text(self.client_seed(), style="bold"),
+                 Text("  (yours, then each bot's)", style="dim"))
+
+    def random_seed(self) -> str:
+        if self.seed is not None:
+            return _derived(self.seed, "client", ME)[:BOT_SEED_CHARS]
+        return secrets.token_hex(BOT_SEED_CHARS // 2)
+
+    def between_rounds(self) -> None:
+        nonce = self.match.rounds_started + 1
+        while True:
+            answer = self.ask(f"Enter: deal round {nonce} · seed TEXT: new client seed · "
+                              "quit > ")
+            word, _, rest = answer.partition(" ")
+            if not answer:
+                return
+            if word.lower() in QUIT_WORDS:
+                self.confirm_quit()
+            elif word.lower() in HELP_WORDS:
+                for line in [*rules_help(self.rules), *COMMANDS_HELP]:
+                    self.say(line)
+            elif word.lower() == "seed":
+                problem = self.seed_problem(rest.strip())
+                if problem is not None:
+                    self.hint(problem)
+                    continue
+                self.my_seed = rest.strip() or self.random_seed()
+                self.say("Client seed: ", Text(self.client_seed(), style="bold"))
+            else:
+                self.hint(f"{answer!r} is not understood: press Enter to deal, "
+                          "'seed TEXT' or quit.")
+
+    # ------------------------------------------------------------------ a round
+
+    def play_round(self) -> None:
+        nonce = self.match.rounds_started + 1
+        fairness = Fairness.from_seeds(self.next_server_seed, self.client_seed(), nonce)
+        deck = shuffled_deck(fairness.server_seed, fairness.client_seed, nonce)
+        self.carry_in = self.match.carry
+        self.match = start_round(self.match, deck)
+        self.fairness = fairness
+        self.builder.start_round(deck=deck, fairness=fairness)
+        rnd = self.match.round
+        assert rnd is not None
+        first = rnd.turn
+        self.say()
+        self.console.rule(Text(f"Round {nonce}", style="bold"))
+        dealer = "You deal" if rnd.dealer == ME else f"{self.labels[rnd.dealer]} deals"
+        opener = "you play" if first == ME else f"{self.labels[first]} plays"
+        self.say(f"{dealer}; {opener} first. Opening floor: ", self.cards(rnd.floor))
+        while not rnd.finished:
+            seat = rnd.turn
+            before = rnd
+            move = self.my_turn() if seat == ME else self.bot_play(seat)
+            self.match = engine_play(self.match, move, seat)
+            self.builder.add_play(move, seat)
+            rnd = self.match.round
+            assert rnd is not None and rnd.log is not None
+            self.announce(seat, move, before.floor, rnd.log.basra)
+            if not rnd.finished and rnd.dealt != before.dealt:
+                self.say(Text(f"Deal {rnd.deal_number} of {self.deals}: "
+                              f"{self.rules.deal_size} new cards each, "
+                              f"{rnd.stock_left} left in the stock.", style="dim"))
+        self.round_over()
+
+    def bot_play(self, seat: int) -> Play:
+        bot = self.bots[seat]
+        seen = view(self.match, seat)
+        if bot.level == "hard" and self.console.is_terminal:
+            with self.console.status(f"{self.labels[seat]} is thinking…"):
+                return bot.choose(seen)
+        return bot.choose(seen)
+
+    def announce(self, seat: int, move: Play, floor: CardSet, basra: int) -> None:
+        who = "You" if seat == ME else self.labels[seat]
+        s = "" if seat == ME else "s"
+        card, take = move
+        if not take:
+            self.say(f"{who} lay{s} ", self.card(card), " on the floor.")
+        elif take == floor and self.rules.is_power(card):
+            self.say(f"{who} sweep{s} the floor with ", self.card(card), ": ", self.cards(take),
+                     ".", *self.basra_text(basra))
+        else:
+            cleared = " and clear the floor" if seat == ME else " and clears the floor"
+            self.say(f"{who} play{s} ", self.card(card), f" and take{s} ", self.cards(take),
+                     cleared if take == floor else "", ".", *self.basra_text(basra))
+
+    @staticmethod
+    def basra_text(points: int) -> list[Text]:
+        if not points:
+            return []
+        return [Text(f"  BASRA! +{points}", style="bold magenta")]
+
+    # ------------------------------------------------------------------ the person's turn
+
+    def show_table(self, v: SeatView) -> None:
+        title = f"Round {v.round_number} · deal {v.deal_number} of {self.deals} · your turn"
+        self.say()
+        self.console.rule(Text(title, style="bold"), style="dim")
+        multi_set = self.rules.sets_to_win > 1
+        if multi_set:
+            info = Text(f"{self.rules.name}, set {sum(v.sets) + 1} to {v.target}, "
+                        f"first to {self.rules.sets_to_win} sets")
+        else:
+            info = Text(f"{self.rules.name}, first to {v.target}")
+        info.append(f" · stock {v.stock_count}")
+        if v.carry:
+            info.append(f" · carry {v.carry}", style="bold yellow")
+        if v.dealer is not None:
+            info.append(f" · dealer {self.labels[v.dealer]}")
+        self.console.print(info, highlight=False)
+        table = Table(box=None, padding=(0, 2), show_edge=False, header_style="dim")
+        table.add_column("side")
+        for column in ("sets", "total", "pile", "basras")[0 if multi_set else 1:]:
+            table.add_column(column, justify="right")
+        table.add_column("in hand", justify="right")
+        for side in range(self.sides):
+            seats = [s for s in range(self.seats) if self.side_of(s) == side]
+            if len(seats) == 1:
+                held = str(v.hand_counts[seats[0]])
+            else:
+                held = " · ".join(str(v.hand_counts[s]) for s in seats)
+            basras = str(v.basras[side])
+            if v.basra_points[side]:
+                basras += f" ({v.basra_points[side]})"
+            label = Text(self.side_label(side), style="bold" if side == self.side_of(ME) else "")
+            row = [str(v.totals[side]), str(v.pile_counts[side]), basras, held]
+            if multi_set:
+                row.insert(0, str(v.sets[side]))
+            table.add_row(label, *row)
+        self.console.print(table)
+        self.say(Text("Floor  ", style="bold"), self.cards(v.floor, empty="(empty)"))
+        line = Text("Hand   ", style="bold")
+        for i, c in enumerate(self.hand_order(v), 1):
+            line.append(f"{i}) ")
+            line.append(self.card(c))
+            line.append("   ")
+        self.console.print(line, highlight=False)
+
+    @staticmethod
+    def hand_order(v: SeatView) -> list[Card]:
+        return by_rank(v.hand)
+
+    def my_turn(self) -> Play:
+        v = view(self.match, ME)
+        self.show_table(v)
+        hand = self.hand_order(v)
+        numbers = "1" if len(hand) == 1 else f"1-{len(hand)}"
+        prompt = f"Your play ({numbers} or a card; help) > "
+        while True:
+            answer = self.ask(prompt)
+            word = answer.lower()
+            try:
+                if word in QUIT_WORDS:
+                    self.confirm_quit()
+                    continue
+                if word in HELP_WORDS:
+                    for line in [*rules_help(self.rules), *COMMANDS_HELP]:
+                        self.say(line)
+                    self.show_table(v)
+                    continue
+                if word == "hint":
+                    self.show_hint(v)
+                    continue
+                if word in {"plays", "log"}:
+                    if self.show_plays(v):
+                        self.show_table(v)
+                    continue
+                if word in {"table", "t"}:
+                    self.show_table(v)
+                    continue
+                if ":" in answer:
+                    return self.parse_full_play(answer, v)
+                card = self.parse_card_choice(answer, hand)
+                chosen = self.choose_take(card, v)
+                if chosen is not None:
+                    return chosen
+            except _Hint as bad:
+                self.hint(str(bad))
+
+    def parse_card_choice(self, answer: str, hand: Sequence[Card]) -> Card:
+        """The hand card that ``answer`` names by number or by name; :class:`_Hint` if none."""
+        n = len(hand)
+        if not answer:
+            raise _Hint(f"Type a number from 1 to {n} or a card such as "
+                        f"{NAMES[hand[0]]} (help for the commands).")
+        if answer.isdigit():
+            index = int(answer)
+            if not 1 <= index <= n:
+                raise _Hint(f"{answer} is out of range: your hand has {n} card"
+                            f"{'s' if n > 1 else ''}, 1 to {n}.")
+            return hand[index - 1]
+        try:
+            card = parse_card(answer)
+        except CardNotationError:
+            raise _Hint(f"{answer!r} is not a card or a command: type 1-{n}, a card such as "
+                        f"{NAMES[hand[0]]}, or help.") from None
+        if card not in hand:
+            raise _Hint(f"{card_label(card, self.symbols)} is not in your hand.")
+        return card
+
+    def parse_full_play(self, answer: str, v: SeatView) -> Play:
+        """A play written as ``5H:4C+AD`` (or ``2:4C+AD`` with the card's number);
+        :class:`_Hint` if it is not a legal one."""
+        card_text, _, take_text = answer.partition(":")
+        card = self.parse_card_choice(card_text.strip(), self.hand_order(v))
+        try:
+            move = Play.parse(f"{NAMES[card]}:{take_text}")
+        except CardNotationError as exc:
+            raise _Hint(f"{exc}.") from None
+        if move in v.legal:
+            return move
+        floor = 0
+        for c in v.floor:
+            floor |= 1 << c
+        options = tuple(p.take for p in v.legal if p.card == move.card)
+        raise _Hint(describe_bad_take(move.card, move.take, floor, options) + ".")
+
+    def choose_take(self, card: Card, v: SeatView) -> Play | None:
+        """The play of ``card``, asking which take when it has several; None to go back."""
+        options = sorted((p for p in v.legal if p.card == card),
+                         key=lambda p: (-p.take.bit_count(), by_rank(p.take)))
+        if len(options) == 1:
+            return options[0]
+        self.say(self.card(card), " can take:")
+        for i, p in enumerate(options, 1):
+            self.say(f"  {i}) ", self.cards(p.take))
+        while True:
+            answer = self.ask(f"Which take? (1-{len(options)}, or back) > ")
+            word = answer.lower()
+            if word in {"back", "b"}:
+                return None
+            if word in QUIT_WORDS:
+                self.confirm_quit()
+                continue
+            if answer.isdigit() and 1 <= int(answer) <= len(options):
+                return options[int(answer) - 1]
+            try:
+                named = parse_card(answer) if answer and not answer.isdigit() else None
+            except CardNotationError:
+                named = None
+            if named is not None:
+                holding = [p for p in options if p.take >> named & 1]
+                if len(holding) == 1:
+                    return holding[0]
+            self.hint(f"Type a number from 1 to {len(options)} for the take, or back to "
+                      "choose another card.")
+
+    def show_hint(self, v: SeatView) -> None:
+        scored = score_plays(v)
+        best = max(value for value, _ in scored)
+        move = next(p for value, p in scored if value >= best - 1e-9)
+        if move.take:
+            self.say("Hint (medium bot): play ", self.card(move.card), " taking ",
+                     self.cards(move.take), ".", style="green")
+        else:
+            self.say("Hint (medium bot): lay ", self.card(move.card), " on the floor.",
+                     style="green")
+
+    def show_plays(self, v: SeatView) -> bool:
+        """List this round's plays; False when there is none yet."""
+        if not v.plays:
+            self.say("No plays yet this round. Opening floor: ", self.cards(v.opening_floor))
+            return False
+        self.say("This round so far (opening floor: ", self.cards(v.opening_floor), "):")
+        for p in v.plays:
+            who = self.labels[p.seat]
+            if p.take:
+                self.say(f"  {who}: ", self.card(p.card), " takes ", self.cards(p.take),
+                         *self.basra_text(p.basra))
+            else:
+                self.say(f"  {who}: ", self.card(p.card), " laid down")
+        return True
+
+    # ------------------------------------------------------------------ end of a round
+
+    def round_over(self) -> None:
+        rnd = self.match.round
+        assert rnd is not None and rnd.finished
+        result = self.match.results[-1]
+        if rnd.leftover:
+            receiver = rnd.last_taker if rnd.last_taker >= 0 else self.side_of(rnd.dealer)
+            why = "the last capture" if rnd.last_taker >= 0 else "the deal (nobody captured)"
+            target = ("you" if receiver == self.side_of(ME) and not self.teams
+                      else ("your side" if receiver == self.side_of(ME)
+                            else self.side_label(receiver)))
+            self.say("The cards left on the floor, ", self.cards(rnd.leftover),
+                     f", go to {target} for {why}.")
+        else:
+            self.say("The floor is empty at the end of the round.")
+        self.show_scores(result)
+        self.reveal()
+
+    def show_scores(self, result: RoundResult) -> None:
+        number = len(self.match.results)
+        table = Table(title=f"Round {number} scoring", box=box.SIMPLE_HEAD, padding=(0, 1),
+                      title_style="bold")
+        table.add_column("side")
+        for name in ("cards", "majority"):
+            table.add_column(name, justify="right")
+        table.add_column("card points")
+        for name in ("basras", "round", "total"):
+            table.add_column(name, justify="right")
+        for side, score in enumerate(result.scores):
+            majority = str(score.majority) if score.majority else "-"
+            if score.carry:
+                majority += f" + {score.carry} carry"
+            points = Text(f"{score.card_points}")
+            if score.scoring_cards:
+                points.append("  ")
+                points.append(self.cards(score.scoring_cards))
+            basras = (f"{score.basras} = {score.basra_points}" if score.basras else "-")
+            table.add_row(Text(self.side_label(side)), str(score.cards), majority, points, basras,
+                          str(score.points), str(result.totals[side]))
+        self.console.print(table)
+        rules = self.rules
+        if rules.majority == "27-of-52":
+            landed = [s for s, sc in enumerate(result.scores) if sc.carry]
+            if not any(sc.majority for sc in result.scores):
+                if result.carry:
+                    self.say(f"26-26: nobody wins the majority; {rules.majority_points} is "
+                             f"carried over (carry now {result.carry}).", style="yellow")
+                else:
+                    self.say("26-26: nobody wins the majority; the carry lapses as the "
+                             "race is over.", style="yellow")
+            elif landed:
+                self.say(f"The carry of {self.carry_in} landed with "
+                         f"{self.side_label(landed[0])}.", style="yellow")
+        if result.set_winner is not None:
+            won = winner_first(result.totals, result.set_winner)
+            sets = " · ".join(f"{self.side_label(s)}: {n}" for s, n in enumerate(self.match.sets))
+            self.say(f"Set {sum(self.match.sets)} goes to {self.side_label(result.set_winner)} "
+                     f"({won}). Sets: {sets}.", style="bold")
+        elif self.match.winner is None:
+            totals = " · ".join(f"{self.side_label(s)}: {t}" for s, t in
+                                enumerate(self.match.totals))
+            self.say(f"Totals: {totals} (target {self.match.target}).", style="bold")
+
+    def reveal(self) -> None:
+        fairness = self.fairness
+        if fairness is None:
+            return
+        ok = commitment(fairness.server_seed) == fairness.commitment
+        self.say(f"Round {fairness.nonce} server seed: ", Text(fairness.server_seed,
+                                                                 style="bold"))
+        mark = Text("✓ matches the commitment" if ok else "✗ does NOT match the commitment",
+                    style="green" if ok else "bold red")
+        self.say("  SHA-256 ", fairness.commitment[:16], "…  ", mark)
+        self.say("  check the deck: ", Text(
+            f"basra shuffle --server-seed {fairness.server_seed} --client-seed "
+            f"{shlex.quote(fairness.client_seed)} --nonce {fairness.nonce}"), style="dim",
+            wrap=False)
+        self.fairness = None
+
+    def announce_winner(self) -> None:
+        winner = self.match.winner
+        assert winner is not None
+        result = self.match.results[-1]
+        self.say()
+        if self.rules.sets_to_win > 1:
+            score = f"{winner_first(self.match.sets, winner)} in sets"
+        else:
+            score = winner_first(result.totals, winner)
+        if winner == self.side_of(ME):
+            who = "Your side wins" if self.teams else "You win"
+        else:
+            who = f"{self.side_label(winner)} win{'' if self.teams else 's'}"
+        self.console.rule(Text(f"{who} the match, {score}!", style="bold green"))
+
+    # ------------------------------------------------------------------ stopping, saving
+
+    def stopped(self, reason: str) -> int:
+        messages = {
+            "quit": "You quit the match.",
+            "eof": "Input ended: the match stops here.",
+            "interrupt": "Interrupted: the match stops here.",
+        }
+        self.say()
+        self.say(messages[reason], style="bold")
+        if self.fairness is not None:
+            self.say("The round in play is unfinished; its server seed is revealed now.")
+            self.reveal()
+        status = self.save()
+        if status:
+            return status
+        return 130 if reason == "interrupt" else 0
+
+    def save(self) -> int:
+        record = self.builder.build()
+        if not record.rounds:
+            self.say("No round was dealt, so there is no record to save.")
+            return 0
+        folder = Path(self.args.save)
+        stamp = datetime.now().strftime("%Y%m%d-%H%M%S")
+        try:
+            folder.mkdir(parents=True, exist_ok=True)
+            path = folder / f"basra-{self.rules.name}-{stamp}.json"
+            n = 1
+            while path.exists():
+                n += 1
+                path = folder / f"basra-{self.rules.name}-{stamp}-{n}.json"
+            path.write_text(dumps(record), encoding="utf-8")
+        except OSError as exc:
+            self.say(Text(f"Could not save the match record in {str(folder)!r}: "
+                          f"{exc.strerror or exc}", style="bold red"))
+            return 1
+        self.saved = path
+        self.say("Match record saved: ", Text(str(path), style="bold"), wrap=False)
+        quoted = shlex.quote(str(path))
+        self.say(f"  check it: basra verify {quoted}", style="dim", wrap=False)
+        self.say(f"            basra replay {quoted}", style="dim", wrap=False)
+        return 0
+
+
+def winner_first(scores: Sequence[int], winner: int) -> str:
+    """Scores as ``121 – 80``: the winner's first, then the others in side order."""
+    ordered = [scores[winner], *(n for s, n in enumerate(scores) if s != winner)]
+    return " – ".join(str(n) for n in ordered)
+
+
+def _seating(rules: Rules, players: int, teams: bool) -> bool:
+    """The teams setting to play with; four players where only teams are allowed play in
+    teams. Raises :class:`~basra.errors.SeatingError` for a seating the variant forbids."""
+    if not teams and (players, False) not in rules.seatings and (players, True) in rules.seatings:
+        teams = True
+    rules.check_seating(players, teams)
+    return teams
+
+
+def main(argv: list[str] | None = None, *, input_fn: InputFn = input,
+         console: Console | None = None) -> int:
+    """Run ``basra play``; returns the exit status (2 for bad arguments)."""
+    parser = build_parser()
+    try:
+        args = parser.parse_args(argv)
+    except SystemExit as exc:  # bad arguments, or --help
+        return exc.code if isinstance(exc.code, int) else int(exc.code is not None)
+    try:
+        rules = find_variant(args.variant)
+        teams = _seating(rules, args.players, args.teams)
+        if args.client_seed is not None:
+            if "|" in args.client_seed:
+                raise BasraError("a client seed may not hold '|' (it separates the seats' "
+                                 "seeds)")
+            room = MAX_CLIENT_SEED_BYTES - (BOT_SEED_CHARS + 1) * (args.players - 1)
+            if len(args.client_seed.encode()) > room:
+                raise BasraError(f"the client seed is too long: at most {room} bytes")
+    except BasraError as exc:
+        print(f"{parser.prog}: error: {' '.join(str(exc).split())}", file=sys.stderr)
+        return 2
+    out = console if console is not None else Console(highlight=False)
+    return Session(args, rules, teams, out, input_fn).run()
+
+
+__all__ = ["build_parser", "main"]
