@@ -1,0 +1,1 @@
+"""The migrations, one module per revision, in order of their numbers."""

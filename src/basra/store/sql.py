@@ -1,0 +1,471 @@
+"""The store on SQLAlchemy 2 (asyncio): SQLite through aiosqlite, PostgreSQL through asyncpg.
+
+One implementation in SQLAlchemy Core for both back ends. Every method runs in one
+transaction that is committed before the method returns, so a play the server has stored
+is on disk before the server broadcasts it.
+
+- **SQLite** runs in WAL mode with ``synchronous=FULL``: every commit syncs the log, so a
+  committed play survives a power cut or an OS crash too (with ``NORMAL`` the last commits
+  may roll back then; a killed process loses nothing either way). Foreign keys are on and
+  a busy timeout makes a second writer wait instead of failing. SQLAlchemy, not the sqlite3
+  module, begins the transactions (the module's legacy mode would run DDL outside any):
+  writes with ``BEGIN IMMEDIATE``, which takes the write lock first and so never fails
+  half-way for want of it, reads with a plain ``BEGIN`` that does not block writers.
+  A store's writes queue on an asyncio lock, so they never wait in SQLite's busy handler
+  (which sleeps in steps of up to 100 ms); the busy timeout is left for other processes.
+- **PostgreSQL** reads run in REPEATABLE READ, so a table's log is read as of one moment.
+
+:meth:`SqlStore.open` runs the Alembic migrations in one write transaction that holds a
+lock first (an advisory lock on PostgreSQL, the write lock on SQLite): two servers started
+at once on a new database migrate it once, and the second finds it up to date.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import re
+from collections.abc import AsyncIterator, Iterable, Sequence
+from contextlib import AbstractAsyncContextManager, asynccontextmanager, nullcontext
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
+
+from alembic import command
+from alembic.config import Config
+from alembic.util import CommandError
+from sqlalchemy import Select, delete, event, func, insert, select, text, update
+from sqlalchemy.engine import Connection, Row
+from sqlalchemy.exc import IntegrityError, SQLAlchemyError
+from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine, create_async_engine
+from sqlalchemy.pool import NullPool
+
+from basra.store.base import (
+    DuplicatePlay,
+    HistoryRow,
+    PlayerRow,
+    PlayRow,
+    RoundRow,
+    SeatRow,
+    Store,
+    StoreError,
+    TableLog,
+    TableRow,
+    TableStatus,
+)
+from basra.store.schema import players, plays, rounds, table_seats, tables
+from basra.store.urls import Database
+
+MIGRATIONS = Path(__file__).with_name("migrations")
+MIGRATION_LOCK = 0x6261_7372_61
+"""The PostgreSQL advisory lock the migrations run under ("basra")."""
+SQLITE_BUSY_TIMEOUT_MS = 15_000
+SQLITE_PRAGMAS = (
+    f"PRAGMA busy_timeout = {SQLITE_BUSY_TIMEOUT_MS}",
+    "PRAGMA journal_mode = WAL",
+    "PRAGMA synchronous = FULL",
+    "PRAGMA foreign_keys = ON",
+)
+READ_ONLY = "basra_read_only"
+"""Execution option of the connections that only read (SQLite begins them deferred)."""
+PING_TIMEOUT = 5.0
+LIVE: tuple[TableStatus, ...] = ("waiting", "playing")
+
+
+# ---------------------------------------------------------------------------------------
+# engines and migrations
+
+
+def alembic_config(connection: Connection | None = None) -> Config:
+    """Alembic's configuration for the packaged migrations (on ``connection`` if given)."""
+    config = Config()
+    config.set_main_option("script_location", str(MIGRATIONS).replace("%", "%%"))
+    if connection is not None:
+        config.attributes["connection"] = connection
+    return config
+
+
+def migrate(connection: Connection) -> None:
+    """Upgrade the schema to head inside ``connection``'s open write transaction."""
+    if connection.dialect.name == "postgresql":
+        connection.execute(text("SELECT pg_advisory_xact_lock(:key)"), {"key": MIGRATION_LOCK})
+    command.upgrade(alembic_config(connection), "head")
+
+
+def create_engine(database: Database) -> AsyncEngine:
+    """An engine for ``database``, set up as the module's docstring says."""
+    if database.is_sqlite:
+        engine = create_async_engine(database.url)
+        event.listen(engine.sync_engine, "connect", _sqlite_connect)
+        event.listen(engine.sync_engine, "begin", _sqlite_begin)
+        return engine
+    connect_args: dict[str, Any] = {}
+    if database.schema:
+        connect_args["server_settings"] = {"search_path": database.schema}
+    return create_async_engine(database.url, pool_pre_ping=True, connect_args=connect_args)
+
+
+def _sqlite_connect(dbapi_connection: Any, _record: Any) -> None:
+    """Hand transactions to SQLAlchemy and set the durability pragmas."""
+    dbapi_connection.isolation_level = None
+    cursor = dbapi_connection.cursor()
+    for pragma in SQLITE_PRAGMAS:
+        cursor.execute(pragma)
+    cursor.close()
+
+
+def _sqlite_begin(connection: Connection) -> None:
+    read_only = connection.get_execution_options().get(READ_ONLY, False)
+    connection.exec_driver_sql("BEGIN" if read_only else "BEGIN IMMEDIATE")
+
+
+async def create_schema(database: Database) -> None:
+    """Create the PostgreSQL schema the URL names, if missing (under the migration lock).
+
+    A connection of its own: the store's engine learns its default schema on its first
+    connection, so the schema must exist before that one.
+    """
+    engine = create_async_engine(database.url, poolclass=NullPool)
+    try:
+        async with engine.begin() as connection:
+            await connection.execute(text("SELECT pg_advisory_xact_lock(:key)"),
+                                     {"key": MIGRATION_LOCK})
+            await connection.execute(text(f'CREATE SCHEMA IF NOT EXISTS "{database.schema}"'))
+    finally:
+        await engine.dispose()
+
+
+def reason(error: BaseException) -> str:
+    """One line saying why a database operation failed (the driver's own words)."""
+    cause = getattr(error, "orig", None) or error
+    lines = str(cause).strip().splitlines() or [type(cause).__name__]
+    return re.sub(r"^<class '[\w.]+'>: ", "", lines[0])
+
+
+def now() -> datetime:
+    return datetime.now(UTC)
+
+
+def aware(moment: datetime | None, what: str) -> datetime | None:
+    """``moment`` if it is timezone-aware (or None); a StoreError if it is naive."""
+    if moment is not None and moment.tzinfo is None:
+        raise StoreError(f"{what} {moment} has no timezone: the store keeps aware UTC times")
+    return moment
+
+
+# ---------------------------------------------------------------------------------------
+# the store
+
+
+class SqlStore(Store):
+    """The :class:`Store` on SQLite or PostgreSQL (see the module's docstring)."""
+
+    def __init__(self, database: Database) -> None:
+        self.database = database
+        self._engine: AsyncEngine | None = None
+        self._writer: AbstractAsyncContextManager[Any] = (
+            asyncio.Lock() if database.is_sqlite else nullcontext())
+
+    def __repr__(self) -> str:
+        return f"SqlStore({self.database})"
+
+    @property
+    def engine(self) -> AsyncEngine:
+        """The open engine (for diagnostics and tests); a StoreError if the store is closed."""
+        if self._engine is None:
+            raise StoreError("the store is not open: await store.open() first")
+        return self._engine
+
+    async def open(self) -> None:
+        """Connect and migrate to head; nothing if already open."""
+        if self._engine is None:
+            self._engine = await self._connect()
+
+    async def _connect(self) -> AsyncEngine:
+        path = self.database.sqlite_path
+        engine = None
+        try:
+            if path is not None:
+                path.parent.mkdir(parents=True, exist_ok=True)
+            if self.database.schema:
+                await create_schema(self.database)
+            engine = create_engine(self.database)
+            async with engine.begin() as connection:
+                await connection.run_sync(migrate)
+        except (SQLAlchemyError, CommandError, OSError) as error:
+            if engine is not None:
+                await engine.dispose()
+            raise StoreError(f"cannot open the store {self.database}: {reason(error)}") from error
+        return engine
+
+    async def close(self) -> None:
+        engine, self._engine = self._engine, None
+        if engine is not None:
+            await engine.dispose()
+
+    async def ping(self) -> bool:
+        if self._engine is None:
+            return False
+        try:
+            async with asyncio.timeout(PING_TIMEOUT), self._read() as connection:
+                await connection.execute(text("SELECT 1"))
+        except (StoreError, TimeoutError):
+            return False
+        return True
+
+    @asynccontextmanager
+    async def _write(self, what: str) -> AsyncIterator[AsyncConnection]:
+        """A write transaction, committed on leaving. A refused write (a constraint) or a
+        failing database is a StoreError whose cause is SQLAlchemy's error."""
+        try:
+            async with self._writer, self.engine.begin() as connection:
+                yield connection
+        except (SQLAlchemyError, OSError) as error:
+            raise StoreError(f"cannot {what}: {reason(error)}") from error
+
+    @asynccontextmanager
+    async def _read(self) -> AsyncIterator[AsyncConnection]:
+        """A read-only transaction that sees the database as of one moment."""
+        try:
+            async with self.engine.connect() as connection:
+                if connection.dialect.name == "postgresql":
+                    await connection.execution_options(isolation_level="REPEATABLE READ")
+                await connection.execution_options(**{READ_ONLY: True})
+                async with connection.begin():
+                    yield connection
+        except (SQLAlchemyError, OSError) as error:
+            raise StoreError(f"cannot read the store {self.database}: {reason(error)}") from error
+
+    async def _rows(self, query: Select[Any]) -> Sequence[Row[Any]]:
+        async with self._read() as connection:
+            rows: Sequence[Row[Any]] = (await connection.execute(query)).all()
+        return rows
+
+    async def _first(self, query: Select[Any]) -> Row[Any] | None:
+        rows = await self._rows(query.limit(1))
+        return rows[0] if rows else None
+
+    # players
+
+    async def create_player(self, player_id: str, nickname: str, token_hash: str) -> PlayerRow:
+        row = PlayerRow(player_id, nickname, now())
+        async with self._write(f"create player {player_id}") as connection:
+            await connection.execute(insert(players).values(
+                id=row.id, nickname=row.nickname, token_hash=token_hash,
+                created_at=row.created_at))
+        return row
+
+    async def player_by_token(self, token_hash: str) -> PlayerRow | None:
+        row = await self._first(select(players).where(players.c.token_hash == token_hash))
+        return None if row is None else player_row(row)
+
+    async def player(self, player_id: str) -> PlayerRow | None:
+        row = await self._first(select(players).where(players.c.id == player_id))
+        return None if row is None else player_row(row)
+
+    # tables and seats
+
+    async def create_table(self, table: TableRow, seats: list[SeatRow]) -> None:
+        values = table_values(table)
+        async with self._write(f"create table {table.id}") as connection:
+            await connection.execute(insert(tables).values(values))
+            if seats:
+                await connection.execute(insert(table_seats),
+                                         [seat_values(table.id, seat) for seat in seats])
+
+    async def table(self, table_id: str) -> TableRow | None:
+        row = await self._first(select(tables).where(tables.c.id == table_id))
+        return None if row is None else table_row(row)
+
+    async def table_by_code(self, invite_code: str) -> TableRow | None:
+        row = await self._first(select(tables).where(tables.c.invite_code == invite_code))
+        return None if row is None else table_row(row)
+
+    async def set_status(self, table_id: str, status: TableStatus) -> None:
+        await self._update_table(table_id, status=status)
+
+    async def finish_table(self, table_id: str, result: dict[str, Any]) -> None:
+        await self._update_table(table_id, status="finished", result=result, finished_at=now())
+
+    async def _update_table(self, table_id: str, **values: Any) -> None:
+        async with self._write(f"update table {table_id}") as connection:
+            done = await connection.execute(
+                update(tables).where(tables.c.id == table_id).values(**values))
+            if done.rowcount == 0:
+                raise StoreError(f"no table {table_id}")
+
+    async def set_seat(self, table_id: str, seat: SeatRow) -> None:
+        key = (table_seats.c.table_id == table_id) & (table_seats.c.seat == seat.seat)
+        async with self._write(f"set seat {seat.seat} of table {table_id}") as connection:
+            await connection.execute(delete(table_seats).where(key))
+            await connection.execute(insert(table_seats).values(seat_values(table_id, seat)))
+
+    async def live_tables(self) -> list[str]:
+        query = (select(tables.c.id).where(tables.c.status.in_(LIVE))
+                 .order_by(tables.c.created_at, tables.c.id))
+        return [row.id for row in await self._rows(query)]
+
+    async def load(self, table_id: str) -> TableLog | None:
+        async with self._read() as connection:
+            table = (await connection.execute(
+                select(tables).where(tables.c.id == table_id))).first()
+            if table is None:
+                return None
+            seats = await connection.execute(seats_query([table_id]))
+            round_rows = await connection.execute(
+                select(rounds).where(rounds.c.table_id == table_id).order_by(rounds.c.number))
+            play_rows = await connection.execute(
+                select(plays).where(plays.c.table_id == table_id)
+                .order_by(plays.c.round_number, plays.c["index"]))
+            return TableLog(table_row(table), tuple(seat_row(row) for row in seats),
+                            tuple(round_row(row) for row in round_rows),
+                            tuple(play_row(row) for row in play_rows))
+
+    # rounds and plays
+
+    async def add_round(self, table_id: str, number: int, server_seed: str,
+                        commitment: str) -> None:
+        async with self._write(f"add round {number} to table {table_id}") as connection:
+            await connection.execute(insert(rounds).values(
+                table_id=table_id, number=number, server_seed=server_seed,
+                commitment=commitment, client_seed=None, started_at=None))
+
+    async def start_round(self, table_id: str, number: int, client_seed: str) -> None:
+        """Fix the client seed once; starting again with the same seed changes nothing,
+        with another one is refused (the deck is already determined)."""
+        key = (rounds.c.table_id == table_id) & (rounds.c.number == number)
+        async with self._write(f"start round {number} of table {table_id}") as connection:
+            done = await connection.execute(
+                update(rounds).where(key, rounds.c.client_seed.is_(None))
+                .values(client_seed=client_seed, started_at=now()))
+            if done.rowcount == 1:
+                return
+            stored = (await connection.execute(select(rounds.c.client_seed).where(key))).first()
+        if stored is None:
+            raise StoreError(f"no round {number} in table {table_id}")
+        if stored.client_seed != client_seed:
+            raise StoreError(f"round {number} of table {table_id} has already started "
+                             "with another client seed")
+
+    async def add_play(self, table_id: str, play: PlayRow) -> None:
+        values = play_values(table_id, play)
+        where = f"play {play.index} of round {play.round_number} of table {table_id}"
+        try:
+            async with self._write(f"store {where}") as connection:
+                await connection.execute(insert(plays).values(values))
+        except StoreError as error:
+            if isinstance(error.__cause__, IntegrityError) and await self._has_play(
+                    table_id, play.round_number, play.index):
+                raise DuplicatePlay(f"{where} is already stored") from error
+            raise
+
+    async def _has_play(self, table_id: str, round_number: int, index: int) -> bool:
+        query = select(plays.c.seat).where(
+            plays.c.table_id == table_id, plays.c.round_number == round_number,
+            plays.c["index"] == index)
+        return await self._first(query) is not None
+
+    # history
+
+    async def history(self, player_id: str, limit: int = 50) -> list[HistoryRow]:
+        finished = func.coalesce(tables.c.finished_at, tables.c.created_at)
+        query = (select(tables, func.min(table_seats.c.seat).label("my_seat"))
+                 .join(table_seats, table_seats.c.table_id == tables.c.id)
+                 .where(table_seats.c.player_id == player_id, tables.c.status == "finished")
+                 .group_by(tables.c.id)
+                 .order_by(finished.desc(), tables.c.id)
+                 .limit(limit))
+        async with self._read() as connection:
+            matches = (await connection.execute(query)).all()
+            seats = (await connection.execute(seats_query(row.id for row in matches))).all()
+        names = seat_names(seats)
+        return [history_row(row, names.get(row.id, ())) for row in matches]
+
+
+# ---------------------------------------------------------------------------------------
+# rows in and out
+
+
+def seats_query(table_ids: Iterable[str]) -> Select[Any]:
+    """The seats of these tables with their players' nicknames, by table and seat."""
+    joined = table_seats.outerjoin(players, table_seats.c.player_id == players.c.id)
+    return (select(table_seats, players.c.nickname).select_from(joined)
+            .where(table_seats.c.table_id.in_(list(table_ids)))
+            .order_by(table_seats.c.table_id, table_seats.c.seat))
+
+
+def table_values(table: TableRow) -> dict[str, Any]:
+    return {
+        "id": table.id, "kind": table.kind, "variant": table.variant, "seats": table.seats,
+        "teams": table.teams, "clock_seconds": table.clock_seconds,
+        "bot_level": table.bot_level, "status": table.status,
+        "created_at": aware(table.created_at, "created_at"),
+        "invite_code": table.invite_code, "owner_id": table.owner_id,
+        "finished_at": aware(table.finished_at, "finished_at"),
+        "result": table.result, "rematch_of": table.rematch_of,
+    }
+
+
+def seat_values(table_id: str, seat: SeatRow) -> dict[str, Any]:
+    return {"table_id": table_id, "seat": seat.seat, "player_id": seat.player_id,
+            "bot_level": seat.bot_level, "client_seed": seat.client_seed}
+
+
+def play_values(table_id: str, play: PlayRow) -> dict[str, Any]:
+    return {"table_id": table_id, "round_number": play.round_number, "index": play.index,
+            "seat": play.seat, "card": play.card, "take": " ".join(play.take),
+            "by_bot": play.by_bot, "created_at": aware(play.created_at, "created_at")}
+
+
+def player_row(row: Row[Any]) -> PlayerRow:
+    return PlayerRow(id=row.id, nickname=row.nickname, created_at=row.created_at)
+
+
+def table_row(row: Row[Any]) -> TableRow:
+    return TableRow(
+        id=row.id, kind=row.kind, variant=row.variant, seats=row.seats, teams=row.teams,
+        clock_seconds=row.clock_seconds, bot_level=row.bot_level, status=row.status,
+        created_at=row.created_at, invite_code=row.invite_code, owner_id=row.owner_id,
+        finished_at=row.finished_at, result=row.result, rematch_of=row.rematch_of)
+
+
+def seat_row(row: Row[Any]) -> SeatRow:
+    return SeatRow(seat=row.seat, player_id=row.player_id, bot_level=row.bot_level,
+                   client_seed=row.client_seed, nickname=row.nickname)
+
+
+def round_row(row: Row[Any]) -> RoundRow:
+    return RoundRow(number=row.number, server_seed=row.server_seed,
+                    commitment=row.commitment, client_seed=row.client_seed,
+                    started_at=row.started_at)
+
+
+def play_row(row: Row[Any]) -> PlayRow:
+    return PlayRow(round_number=row.round_number, index=row._mapping["index"],
+                   seat=row.seat,
+                   card=row.card, take=tuple(row.take.split()), by_bot=row.by_bot,
+                   created_at=row.created_at)
+
+
+def seat_name(row: Row[Any]) -> str:
+    """How history names a seat: the nickname, ``bot:LEVEL``, or ``empty``."""
+    if row.player_id is not None:
+        return str(row.nickname)
+    return f"bot:{row.bot_level}" if row.bot_level else "empty"
+
+
+def seat_names(seats: Iterable[Row[Any]]) -> dict[str, tuple[str, ...]]:
+    """Each table's seat names in seat order (``seats`` come by table and seat)."""
+    names: dict[str, list[str]] = {}
+    for row in seats:
+        names.setdefault(row.table_id, []).append(seat_name(row))
+    return {table_id: tuple(seat) for table_id, seat in names.items()}
+
+
+def history_row(row: Row[Any], names: tuple[str, ...]) -> HistoryRow:
+    result: dict[str, Any] = row.result or {}
+    winner = result.get("winner")
+    return HistoryRow(
+        table_id=row.id, variant=row.variant, seat=row.my_seat, players=names,
+        teams=row.teams, winner=None if winner is None else int(winner),
+        totals=tuple(int(total) for total in result.get("totals", ())),
+        finished_at=row.finished_at or row.created_at)
