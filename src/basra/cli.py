@@ -153,6 +153,7 @@ def _cmd_bench(args: argparse.Namespace) -> int:
 
 
 FORWARDED = {
+    "serve": ("basra.server.main", "start the game server (SQLite by default)"),
     "play": ("basra.terminal", "play a match against bots in the terminal"),
     "engine": ("basra.engine_protocol", "speak the basra-engine/1 protocol on stdin/stdout"),
     "arena": ("basra.arena", "measure two players against each other on duplicate deals"),

@@ -1,0 +1,63 @@
+"""Guests: a nickname in one request, a session token that survives a page reload.
+
+The token is 32 random bytes (URL-safe text) handed to the client once; the store keeps
+only its SHA-256, so a leaked database does not leak sessions.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import secrets
+import unicodedata
+
+NICKNAME_MIN = 2
+NICKNAME_MAX = 20
+_ALLOWED_PUNCTUATION = set(" _-.'")
+
+
+class NicknameError(ValueError):
+    """A nickname that is not allowed; the message says why in one line."""
+
+
+def clean_nickname(raw: object) -> str:
+    """The nickname to keep: trimmed, NFC, inner spaces folded; letters of any script,
+    digits, spaces and ``_ - . '``; 2 to 20 characters. Raises :class:`NicknameError`.
+
+    >>> clean_nickname("  Amira  ")
+    'Amira'
+    >>> clean_nickname("أحمد_77")
+    'أحمد_77'
+    """
+    if not isinstance(raw, str):
+        raise NicknameError("a nickname must be text")
+    name = " ".join(unicodedata.normalize("NFC", raw).split())
+    if not NICKNAME_MIN <= len(name) <= NICKNAME_MAX:
+        raise NicknameError(
+            f"a nickname must be {NICKNAME_MIN} to {NICKNAME_MAX} characters long")
+    for ch in name:
+        category = unicodedata.category(ch)
+        if not (category[0] in "LN" or category == "Mn" or ch in _ALLOWED_PUNCTUATION):
+            raise NicknameError(
+                f"a nickname may hold letters, digits, spaces and _ - . ' only, not {ch!r}")
+    if name.lower().startswith("bot:") or name.lower() == "bot":
+        raise NicknameError("a nickname may not pose as a bot")
+    return name
+
+
+def new_token() -> str:
+    return secrets.token_urlsafe(32)
+
+
+def token_hash(token: str) -> str:
+    return hashlib.sha256(token.encode("utf-8", "replace")).hexdigest()
+
+
+def new_id(nbytes: int = 9) -> str:
+    """A short random identifier for players and tables."""
+    return secrets.token_urlsafe(nbytes)
+
+
+def new_invite_code() -> str:
+    """An invite code people can read aloud: 8 letters and digits, no look-alikes."""
+    alphabet = "ABCDEFGHJKMNPQRSTUVWXYZ23456789"
+    return "".join(secrets.choice(alphabet) for _ in range(8))
