@@ -25,7 +25,7 @@ from typing import Any
 import pytest
 from alembic.autogenerate import compare_metadata
 from alembic.migration import MigrationContext
-from sqlalchemy import text
+from sqlalchemy import event, text
 from sqlalchemy.engine import Connection
 from sqlalchemy.ext.asyncio import create_async_engine
 from sqlalchemy.pool import NullPool
@@ -379,6 +379,48 @@ def test_duplicate_play_is_refused_and_the_store_goes_on(url: str) -> None:
         log = await store.load("t1")
         assert log is not None
         assert log.plays == (play(1, 1, "5H"), play(1, 2, "7S"))
+
+    run(url, scenario)
+
+
+def test_plays_stored_at_once_are_committed_together(url: str) -> None:
+    async def scenario(store: Store) -> None:
+        for n in range(8):
+            await table_with_round(store, f"t{n}")
+        commits = 0
+        engine = sql_store(store).engine.sync_engine
+
+        def count(*_: object) -> None:
+            nonlocal commits
+            commits += 1
+
+        event.listen(engine, "commit", count)
+        await asyncio.gather(*(store.add_play(f"t{n}", play(1, i, "7S"))
+                               for n in range(8) for i in (1, 2)))
+        event.remove(engine, "commit", count)
+        assert commits < 16  # fewer transactions than plays: they were grouped
+        for n in range(8):
+            log = await store.load(f"t{n}")
+            assert log is not None
+            assert [p.index for p in log.plays] == [1, 2]
+
+    run(url, scenario)
+
+
+def test_a_duplicate_among_plays_stored_at_once_fails_alone(url: str) -> None:
+    async def scenario(store: Store) -> None:
+        for n in range(4):
+            await table_with_round(store, f"t{n}")
+        await store.add_play("t2", play(1, 1, "5H"))
+        results = await asyncio.gather(
+            *(store.add_play(f"t{n}", play(1, 1, "7S")) for n in range(4)),
+            return_exceptions=True)
+        assert [type(r).__name__ for r in results] == [
+            "NoneType", "NoneType", "DuplicatePlay", "NoneType"]
+        for n in range(4):
+            log = await store.load(f"t{n}")
+            assert log is not None and len(log.plays) == 1
+        assert log.plays[0].card == "7S"
 
     run(url, scenario)
 

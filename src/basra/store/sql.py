@@ -23,6 +23,7 @@ at once on a new database migrate it once, and the second finds it up to date.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import re
 from collections.abc import AsyncIterator, Iterable, Sequence
 from contextlib import AbstractAsyncContextManager, asynccontextmanager, nullcontext
@@ -164,6 +165,8 @@ class SqlStore(Store):
         self._engine: AsyncEngine | None = None
         self._writer: AbstractAsyncContextManager[Any] = (
             asyncio.Lock() if database.is_sqlite else nullcontext())
+        self._pending: list[tuple[str, PlayRow, asyncio.Future[None]]] = []
+        self._flusher: asyncio.Task[None] | None = None
 
     def __repr__(self) -> str:
         return f"SqlStore({self.database})"
@@ -198,6 +201,9 @@ class SqlStore(Store):
         return engine
 
     async def close(self) -> None:
+        if self._flusher is not None:
+            with contextlib.suppress(Exception):
+                await self._flusher
         engine, self._engine = self._engine, None
         if engine is not None:
             await engine.dispose()
@@ -347,6 +353,41 @@ class SqlStore(Store):
                              "with another client seed")
 
     async def add_play(self, table_id: str, play: PlayRow) -> None:
+        """Append a play, durably, before returning. Plays stored at the same moment by
+        different tables are committed together in one transaction (group commit), so one
+        disk flush serves them all; each caller still returns only after its own commit."""
+        future: asyncio.Future[None] = asyncio.get_running_loop().create_future()
+        self._pending.append((table_id, play, future))
+        if self._flusher is None or self._flusher.done():
+            self._flusher = asyncio.create_task(self._flush_plays())
+        await future
+
+    async def _flush_plays(self) -> None:
+        """Commit queued plays, a batch a transaction, until the queue is empty."""
+        while self._pending:
+            batch, self._pending = self._pending, []
+            try:
+                async with self._write(f"store {len(batch)} plays") as connection:
+                    await connection.execute(
+                        insert(plays), [play_values(t, p) for t, p, _ in batch])
+            except StoreError:
+                # One of them is refused (a duplicate?): store them one by one instead,
+                # so that each caller learns its own outcome.
+                for table_id, play, future in batch:
+                    try:
+                        await self._add_play_alone(table_id, play)
+                    except StoreError as error:
+                        if not future.done():
+                            future.set_exception(error)
+                    else:
+                        if not future.done():
+                            future.set_result(None)
+                continue
+            for _, _, future in batch:
+                if not future.done():
+                    future.set_result(None)
+
+    async def _add_play_alone(self, table_id: str, play: PlayRow) -> None:
         values = play_values(table_id, play)
         where = f"play {play.index} of round {play.round_number} of table {table_id}"
         try:
