@@ -7,11 +7,13 @@ import contextlib
 import logging
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
+from pathlib import Path
 from typing import Annotated, Any
 
 from fastapi import Depends, FastAPI, Header, Request, WebSocket, WebSocketDisconnect
 from fastapi.exceptions import RequestValidationError
-from fastapi.responses import JSONResponse
+from fastapi.responses import FileResponse, JSONResponse
+from fastapi.staticfiles import StaticFiles
 from pydantic import BaseModel, Field
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
@@ -293,4 +295,24 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             with contextlib.suppress(Exception):
                 await websocket.close()
 
+    _mount_web(app, settings.static_dir or WEB_DIR)
     return app
+
+
+WEB_DIR = Path(__file__).resolve().parent.parent / "web"
+"""The browser client's static files (no build step)."""
+
+
+def _mount_web(app: FastAPI, web_dir: Path) -> None:
+    """Serve the browser client: its files under /static, and index.html for the page's own
+    paths (/, /join/CODE, /table/ID, /rules, /history), which the client routes itself."""
+    if not (web_dir / "index.html").exists():
+        return
+    app.mount("/static", StaticFiles(directory=web_dir), name="static")
+
+    async def index() -> FileResponse:
+        return FileResponse(web_dir / "index.html", headers={"Cache-Control": "no-cache"})
+
+    for path in ("/", "/join/{code}", "/table/{table_id}", "/rules", "/rules/{variant}",
+                 "/history"):
+        app.add_api_route(path, index, methods=["GET"], include_in_schema=False)
