@@ -447,5 +447,5 @@ def test_bench_measures_for_five_seconds_by_default(capsys: pytest.CaptureFixtur
     assert seen == [5.0]
     for bad in ("0", "-1", "nan", "soon"):
         assert run(capsys, "bench", "engine", "--seconds", bad) == (
-            2, "", f"basra bench: error: argument --seconds: seconds must be a number above 0, "
+            2, "", f"basra bench: error: argument --seconds: must be a number of seconds above 0, "
                    f"got '{bad}'\n")

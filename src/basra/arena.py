@@ -57,7 +57,7 @@ from rich.table import Table
 from basra.bots import LEVELS, make_bot
 from basra.bots.base import Bot
 from basra.bots.hard import DEFAULT_ITERATIONS
-from basra.cliargs import OneLineParser
+from basra.cliargs import OneLineParser, seconds, whole_number
 from basra.engine import Match, new_match, play, start_round
 from basra.engine_protocol import PLAY_TIMEOUT, ExternalBot
 from basra.errors import BasraError
@@ -545,34 +545,10 @@ def _player(text: str) -> PlayerSpec:
         raise argparse.ArgumentTypeError(str(exc)) from None
 
 
-def _count(text: str) -> int:
-    try:
-        value = int(text)
-    except ValueError:
-        value = 0
-    if value < 1:
-        raise argparse.ArgumentTypeError(f"must be a whole number from 1 up, got {text!r}")
-    return value
 
 
-def _seed(text: str) -> int:
-    try:
-        value = int(text)
-    except ValueError:
-        value = -1
-    if value < 0:
-        raise argparse.ArgumentTypeError(f"seed must be a whole number from 0 up, got {text!r}")
-    return value
 
 
-def _timeout(text: str) -> float:
-    try:
-        value = float(text)
-    except ValueError:
-        value = 0.0
-    if not 0 < value < math.inf:
-        raise argparse.ArgumentTypeError(f"timeout must be seconds above 0, got {text!r}")
-    return value
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -590,21 +566,21 @@ def build_parser() -> argparse.ArgumentParser:
                         help="player B")
     parser.add_argument("--variant", default="egyptian",
                         help="egyptian (default), arabic101, lebanese or serbian")
-    parser.add_argument("--players", type=_count, metavar="N",
+    parser.add_argument("--players", type=whole_number(1), metavar="N",
                         help="number of players (default: 2, or 4 with --teams)")
     parser.add_argument("--teams", action="store_true",
                         help="four players in two teams (implied where 4 only play in teams)")
     count = parser.add_mutually_exclusive_group()
-    count.add_argument("--rounds", type=_count, metavar="N",
+    count.add_argument("--rounds", type=whole_number(1), metavar="N",
                        help=f"play N duplicate deals of one round each (default "
                             f"{DEFAULT_ROUNDS})")
-    count.add_argument("--matches", type=_count, metavar="N",
+    count.add_argument("--matches", type=whole_number(1), metavar="N",
                        help="play N duplicate deals of a whole match each")
-    parser.add_argument("--seed", type=_seed, metavar="S",
+    parser.add_argument("--seed", type=whole_number(0, "seed"), metavar="S",
                         help="seed of the decks and bots (default: random, reported)")
-    parser.add_argument("--jobs", type=_count, default=1, metavar="J",
+    parser.add_argument("--jobs", type=whole_number(1), default=1, metavar="J",
                         help="worker processes (results do not depend on it)")
-    parser.add_argument("--timeout", type=_timeout, default=PLAY_TIMEOUT, metavar="S",
+    parser.add_argument("--timeout", type=seconds("timeout"), default=PLAY_TIMEOUT, metavar="S",
                         help=f"seconds an external program may take a play (default "
                              f"{PLAY_TIMEOUT:g})")
     parser.add_argument("--json", action="store_true", help="print one JSON object")

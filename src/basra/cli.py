@@ -20,7 +20,7 @@ from rich.table import Table
 
 from basra.bench import run_bench
 from basra.cards import NAMES
-from basra.cliargs import OneLineParser
+from basra.cliargs import OneLineParser, seconds
 from basra.errors import BasraError, RecordError
 from basra.records import MatchRecord, ReplayResult, parse_record, replay, replay_json, verify
 from basra.shuffle import check_client_seed, check_nonce, commitment, seed_bytes, shuffled_deck
@@ -54,15 +54,6 @@ def _nonce(text: str) -> int:
             f"nonce must be a whole number from 1 up, got {text!r}") from None
 
 
-def _seconds(text: str) -> float:
-    """The ``--seconds`` argument: a finite number above 0."""
-    try:
-        seconds = float(text)
-    except ValueError:
-        seconds = 0.0
-    if not 0 < seconds < float("inf"):
-        raise argparse.ArgumentTypeError(f"seconds must be a number above 0, got {text!r}")
-    return seconds
 
 
 def _read(source: str) -> MatchRecord:
@@ -193,7 +184,7 @@ def build_parser() -> argparse.ArgumentParser:
 
     cmd = commands.add_parser("bench", help="measure the engine's speed")
     cmd.add_argument("target", choices=["engine"], help="what to measure")
-    cmd.add_argument("--seconds", type=_seconds, default=BENCH_SECONDS, metavar="S",
+    cmd.add_argument("--seconds", type=seconds(), default=BENCH_SECONDS, metavar="S",
                      help=f"how long to measure (default {BENCH_SECONDS:g})")
     cmd.add_argument("--json", action="store_true", help="print one JSON object")
     cmd.set_defaults(handler=_cmd_bench)

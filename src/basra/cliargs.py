@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import argparse
+import math
+from collections.abc import Callable
 from typing import NoReturn
 
 
@@ -11,3 +13,38 @@ class OneLineParser(argparse.ArgumentParser):
 
     def error(self, message: str) -> NoReturn:
         self.exit(2, f"{self.prog}: error: {' '.join(message.split())}\n")
+
+
+def whole_number(minimum: int, name: str = "") -> Callable[[str], int]:
+    """An argparse type: a whole number from ``minimum`` up (``name`` starts the error)."""
+    prefix = f"{name} " if name else ""
+
+    def convert(text: str) -> int:
+        try:
+            value = int(text)
+        except ValueError:
+            value = minimum - 1
+        if value < minimum:
+            raise argparse.ArgumentTypeError(
+                f"{prefix}must be a whole number from {minimum} up, got {text!r}")
+        return value
+
+    return convert
+
+
+def seconds(name: str = "", *, zero: bool = False) -> Callable[[str], float]:
+    """An argparse type: a finite number of seconds, above 0 (or from 0 up with ``zero``)."""
+    prefix = f"{name} " if name else ""
+    bound = "from 0 up" if zero else "above 0"
+
+    def convert(text: str) -> float:
+        try:
+            value = float(text)
+        except ValueError:
+            value = math.nan
+        if not (value >= 0 if zero else value > 0) or value == math.inf:
+            raise argparse.ArgumentTypeError(
+                f"{prefix}must be a number of seconds {bound}, got {text!r}")
+        return value
+
+    return convert

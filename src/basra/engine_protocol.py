@@ -40,7 +40,7 @@ from basra.bots import LEVELS, make_bot
 from basra.bots.base import Bot
 from basra.bots.hard import DEFAULT_ITERATIONS, DEFAULT_TIME_CAP
 from basra.cards import NAMES, names_of, parse_card
-from basra.cliargs import OneLineParser
+from basra.cliargs import OneLineParser, seconds, whole_number
 from basra.engine import Play
 from basra.errors import BasraError
 from basra.rules import find_variant
@@ -664,24 +664,8 @@ def _list_plays(plays: Sequence[Play], most: int = 6) -> str:
 
 
 
-def _positive_int(text: str) -> int:
-    try:
-        value = int(text)
-    except ValueError:
-        value = 0
-    if value < 1:
-        raise argparse.ArgumentTypeError(f"must be a whole number from 1 up, got {text!r}")
-    return value
 
 
-def _seconds(text: str) -> float:
-    try:
-        value = float(text)
-    except ValueError:
-        value = -1.0
-    if not 0 <= value < math.inf:
-        raise argparse.ArgumentTypeError(f"must be a number of seconds from 0 up, got {text!r}")
-    return value
 
 
 def _seed(text: str) -> int | str:
@@ -700,9 +684,9 @@ def build_parser() -> argparse.ArgumentParser:
                     "output: one JSON object a line in, one JSON object a line out.")
     parser.add_argument("--level", choices=list(LEVELS), default=DEFAULT_LEVEL,
                         help=f"the bot's level (default {DEFAULT_LEVEL})")
-    parser.add_argument("--iterations", type=_positive_int, metavar="N",
+    parser.add_argument("--iterations", type=whole_number(1), metavar="N",
                         help=f"hard: search iterations per play (default {DEFAULT_ITERATIONS})")
-    parser.add_argument("--time-cap", type=_seconds, metavar="S",
+    parser.add_argument("--time-cap", type=seconds(zero=True), metavar="S",
                         help=f"hard: seconds per play at most, 0 for none (default "
                              f"{DEFAULT_TIME_CAP:g})")
     parser.add_argument("--seed", type=_seed, metavar="SEED",

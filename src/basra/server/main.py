@@ -9,7 +9,7 @@ from pathlib import Path
 
 import uvicorn
 
-from basra.cliargs import OneLineParser
+from basra.cliargs import OneLineParser, seconds
 from basra.server.app import create_app
 from basra.server.config import Settings
 from basra.server.logs import setup_logging
@@ -17,14 +17,6 @@ from basra.server.logs import setup_logging
 log = logging.getLogger("basra.serve")
 
 
-def _positive(text: str) -> float:
-    try:
-        value = float(text)
-    except ValueError:
-        value = -1.0
-    if not value >= 0:
-        raise argparse.ArgumentTypeError(f"expected a number of seconds, got {text!r}")
-    return value
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -37,15 +29,15 @@ def build_parser() -> argparse.ArgumentParser:
                              "(default: SQLite in the data directory)")
     parser.add_argument("--data-dir", type=Path, default=None,
                         help="where SQLite keeps its file (default $BASRA_DATA_DIR or ./data)")
-    parser.add_argument("--clock", type=_positive, default=30.0, metavar="S",
+    parser.add_argument("--clock", type=seconds(zero=True), default=30.0, metavar="S",
                         help="seconds a turn (default 30)")
-    parser.add_argument("--grace", type=_positive, default=10.0, metavar="S",
+    parser.add_argument("--grace", type=seconds(zero=True), default=10.0, metavar="S",
                         help="seconds before a bot plays a dropped player's seat (default 10)")
-    parser.add_argument("--seed-window", type=_positive, default=5.0, metavar="S",
+    parser.add_argument("--seed-window", type=seconds(zero=True), default=5.0, metavar="S",
                         help="seconds players may set client seeds before a round (default 5)")
-    parser.add_argument("--bot-delay", type=_positive, default=0.7, metavar="S",
+    parser.add_argument("--bot-delay", type=seconds(zero=True), default=0.7, metavar="S",
                         help="a bot's least time to play (default 0.7)")
-    parser.add_argument("--bot-offer", type=_positive, default=20.0, metavar="S",
+    parser.add_argument("--bot-offer", type=seconds(zero=True), default=20.0, metavar="S",
                         help="quick-match wait before a bot is offered (default 20)")
     parser.add_argument("--log-level", default="info",
                         choices=["debug", "info", "warning", "error"])
