@@ -182,3 +182,24 @@ def test_determinization_is_consistent_with_the_view(variant: str, seats: int,
         hidden |= 1 << c
     assert hidden == v.unseen()
     assert set(cards_of(hidden)).isdisjoint(v.hand)
+
+
+@pytest.mark.parametrize("level", list(LEVELS))
+def test_bots_cannot_tell_hidden_cards_apart(level: str) -> None:
+    """Shuffling every card a seat cannot see (other hands, the stock) never changes what
+    its bot plays: the bot has nothing but the view to go on."""
+    from test_views import _hidden_permuted  # noqa: PLC0415  (a shared test helper)
+
+    rng = random.Random(21)
+    match = start_round(new_match(find_variant("egyptian"), 2), rng.sample(range(52), 52))
+    checked = 0
+    while match.in_round and checked < 12:
+        assert match.round is not None
+        seat = match.round.turn
+        v = view(match, seat)
+        if len(v.legal) > 1:
+            twin = _hidden_permuted(match, seat, rng)
+            assert _bot(level, 3).choose(v) == _bot(level, 3).choose(view(twin, seat))
+            checked += 1
+        match = play(match, rng.choice(legal_match_plays(match)))
+    assert checked > 0
