@@ -1,24 +1,119 @@
-"""A real server for the end-to-end tests: uvicorn on a free loopback port in a thread,
-and small async clients (httpx for HTTP, websockets for the table protocol)."""
+"""A real server for the end-to-end tests: uvicorn on a free loopback port in a thread (or a
+real ``basra serve`` process), and small async clients (httpx for HTTP, websockets for the
+table protocol).
+
+The ``backend`` fixture runs a test on both stores: SQLite in the test's temporary directory
+and PostgreSQL (``$BASRA_TEST_POSTGRES``, default ``postgresql+asyncpg://root@127.0.0.1:5432/
+test``) in a schema of its own, dropped afterwards. When PostgreSQL cannot be reached the
+server does not start and the test fails: it never skips. A test module gets the fixture
+by importing it: ``from server_harness import backend_fixture  # noqa: F401``.
+"""
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
+import copy
 import json
+import os
+import random
+import signal
 import socket
+import subprocess
+import sys
 import threading
 import time
-from collections.abc import Iterator
+import uuid
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any
 
 import httpx
+import pytest
 import uvicorn
+from sqlalchemy import text
+from sqlalchemy.ext.asyncio import create_async_engine
+from sqlalchemy.pool import NullPool
 from websockets.asyncio.client import ClientConnection, connect
 
+from basra.cards import NAMES, names_of, parse_card
+from basra.engine import Match, Round, new_match, start_round
+from basra.engine import play as engine_play
+from basra.records import MatchRecord, round_deck
+from basra.rules import find_variant
 from basra.server.app import create_app
 from basra.server.config import Settings
+
+POSTGRES = os.environ.get("BASRA_TEST_POSTGRES", "postgresql+asyncpg://root@127.0.0.1:5432/test")
+BACKENDS = ("sqlite", "postgresql")
+FAST = {"seed_window_seconds": 0.0, "bot_delay_seconds": 0.0, "grace_seconds": 0.3,
+        "clock_seconds": 30.0, "quick_match_bot_offer_seconds": 0.5}
+"""Settings that keep the tests quick: no seed window, bots at once, a short grace."""
+
+ERROR_CODES = frozenset((
+    "protocol/bad_json", "protocol/too_large", "protocol/unknown_type",
+    "protocol/bad_message", "protocol/bad_card", "play/stale", "play/not_your_turn",
+    "play/not_seated", "play/no_round", "play/match_over", "play/not_in_hand",
+    "play/must_take", "play/bad_take", "seed/bad", "seed/not_seated", "seed/round_started",
+    "ready/not_seated", "rematch/not_seated", "rematch/not_over", "server/internal"))
+"""The websocket error codes of docs/PROTOCOL.md."""
+
+
+# ---------------------------------------------------------------------------------------
+# databases
+
+
+@dataclass(frozen=True)
+class Backend:
+    """Where a test's server keeps its store: SQLite in ``data_dir`` or a PostgreSQL URL."""
+
+    name: str
+    data_dir: Path
+    db_url: str | None = None
+
+    def settings(self, **extra: Any) -> Settings:
+        return Settings(db_url=self.db_url, data_dir=self.data_dir, **{**FAST, **extra})
+
+    def serve_args(self) -> list[str]:
+        """The ``basra serve`` options naming this store."""
+        args = ["--data-dir", str(self.data_dir)]
+        return args + (["--db", self.db_url] if self.db_url else [])
+
+
+async def drop_schema(schema: str) -> None:
+    engine = create_async_engine(POSTGRES, poolclass=NullPool)
+    try:
+        async with engine.begin() as connection:
+            await connection.execute(text(f'DROP SCHEMA IF EXISTS "{schema}" CASCADE'))
+    except OSError:  # the server is down: the test has failed already
+        pass
+    finally:
+        await engine.dispose()
+
+
+@contextlib.contextmanager
+def database(name: str, tmp_path: Path) -> Iterator[Backend]:
+    """A fresh, empty store of back end ``name``: a new SQLite file or PostgreSQL schema."""
+    data_dir = tmp_path / "data"
+    if name == "sqlite":
+        yield Backend(name, data_dir)
+        return
+    schema = f"basra_srv_{uuid.uuid4().hex[:16]}"
+    try:
+        yield Backend(name, data_dir, f"{POSTGRES}?schema={schema}")
+    finally:
+        asyncio.run(drop_schema(schema))
+
+
+@pytest.fixture(params=BACKENDS, name="backend")
+def backend_fixture(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[Backend]:
+    with database(str(request.param), tmp_path) as chosen:
+        yield chosen
+
+
+# ---------------------------------------------------------------------------------------
+# servers
 
 
 def free_port() -> int:
@@ -30,17 +125,23 @@ def free_port() -> int:
 
 @contextlib.contextmanager
 def running_server(settings: Settings) -> Iterator[str]:
-    """Serve ``create_app(settings)`` on 127.0.0.1 in a thread; yields the base URL."""
+    """Serve ``create_app(settings)`` on 127.0.0.1 in a thread; yields the base URL.
+
+    Uvicorn's logging is left unconfigured, so its records (an ASGI traceback included)
+    reach the root logger, where pytest's ``caplog`` sees them."""
     port = free_port()
     config = uvicorn.Config(create_app(settings), host="127.0.0.1", port=port,
-                            log_level="warning", lifespan="on", ws_max_size=16 * 1024)
+                            log_level="warning", lifespan="on", ws_max_size=16 * 1024,
+                            log_config=None)
     server = uvicorn.Server(config)
     thread = threading.Thread(target=server.run, daemon=True)
     thread.start()
     deadline = time.monotonic() + 30
     while not server.started:
         if not thread.is_alive() or time.monotonic() > deadline:
-            raise RuntimeError("the test server did not start")
+            server.should_exit = True
+            thread.join(10)
+            raise RuntimeError("the test server did not start (is the database up?)")
         time.sleep(0.02)
     try:
         yield f"http://127.0.0.1:{port}"
@@ -49,9 +150,77 @@ def running_server(settings: Settings) -> Iterator[str]:
         thread.join(30)
 
 
+class ServeProcess:
+    """A real ``basra serve`` process (``python -m basra serve``), its stderr in a file."""
+
+    def __init__(self, args: list[str], log: Path, port: int | None = None) -> None:
+        self.port = port or free_port()
+        self.args = ["--port", str(self.port), *args]
+        self.log = log
+        self.proc: subprocess.Popen[bytes] | None = None
+        self.started_at = 0.0
+
+    @property
+    def base(self) -> str:
+        return f"http://127.0.0.1:{self.port}"
+
+    def start(self, timeout: float = 60) -> ServeProcess:
+        self.started_at = time.monotonic()
+        with self.log.open("ab") as err:
+            self.proc = subprocess.Popen(
+                [sys.executable, "-m", "basra", "serve", *self.args],
+                stdout=subprocess.DEVNULL, stderr=err)
+        deadline = time.monotonic() + timeout
+        while True:
+            if self.proc.poll() is not None:
+                raise RuntimeError(f"basra serve exited with {self.proc.returncode}: "
+                                   + self.log.read_text()[-2000:])
+            try:
+                if httpx.get(f"{self.base}/ready", timeout=2).json() == {"ready": True}:
+                    return self
+            except (httpx.HTTPError, ValueError):
+                pass
+            if time.monotonic() > deadline:
+                raise RuntimeError("basra serve did not become ready")
+            time.sleep(0.05)
+
+    def kill(self) -> None:
+        """SIGKILL: no shutdown of any kind."""
+        if self.proc is not None and self.proc.poll() is None:
+            self.proc.send_signal(signal.SIGKILL)
+            self.proc.wait(30)
+
+    def stop(self) -> int:
+        """SIGINT, as Ctrl-C: the server shuts down cleanly; returns the exit status."""
+        assert self.proc is not None
+        if self.proc.poll() is None:
+            self.proc.send_signal(signal.SIGINT)
+            try:
+                self.proc.wait(30)
+            except subprocess.TimeoutExpired:
+                self.proc.kill()
+                self.proc.wait(30)
+        return self.proc.returncode
+
+    def log_lines(self) -> list[str]:
+        return [line for line in self.log.read_text().splitlines() if line.strip()]
+
+    @contextlib.contextmanager
+    def running(self) -> Iterator[ServeProcess]:
+        try:
+            yield self.start()
+        finally:
+            self.kill()
+
+
+# ---------------------------------------------------------------------------------------
+# clients
+
+
 @dataclass
 class Guest:
-    """A guest with a token and, once seated, a websocket to a table."""
+    """A guest with a token and, once seated, a websocket to a table. Every message it
+    receives is kept in ``log``."""
 
     base: str
     nickname: str
@@ -60,6 +229,7 @@ class Guest:
     socket: ClientConnection | None = None
     state: dict[str, Any] = field(default_factory=dict)
     errors: list[dict[str, Any]] = field(default_factory=list)
+    log: list[dict[str, Any]] = field(default_factory=list)
 
     @property
     def headers(self) -> dict[str, str]:
@@ -73,9 +243,11 @@ class Guest:
         return self
 
     async def connect(self, table_id: str) -> None:
+        """Open the table's websocket (a spectator's when the guest has no token)."""
         ws_base = self.base.replace("http://", "ws://")
         self.state = {}
-        self.socket = await connect(f"{ws_base}/ws/tables/{table_id}?token={self.token}")
+        self.socket = await connect(f"{ws_base}/ws/tables/{table_id}?token={self.token}",
+                                    max_size=None)
 
     async def close(self) -> None:
         if self.socket is not None:
@@ -83,20 +255,25 @@ class Guest:
             self.socket = None
 
     async def send(self, message: dict[str, Any]) -> None:
+        await self.send_raw(json.dumps(message))
+
+    async def send_raw(self, raw: str | bytes) -> None:
         assert self.socket is not None
-        await self.socket.send(json.dumps(message))
+        await self.socket.send(raw)
 
     async def receive(self, timeout: float = 20) -> dict[str, Any]:
         assert self.socket is not None
         raw = await asyncio.wait_for(self.socket.recv(), timeout)
         message: dict[str, Any] = json.loads(raw)
+        self.log.append(message)
         if message["type"] == "state":
             self.state = message
         elif message["type"] == "error":
             self.errors.append(message)
         return message
 
-    async def until(self, predicate: Any, timeout: float = 60) -> dict[str, Any]:
+    async def until(self, predicate: Callable[[dict[str, Any]], bool],
+                    timeout: float = 60) -> dict[str, Any]:
         """Read messages until a state satisfies ``predicate``."""
         deadline = time.monotonic() + timeout
         while True:
@@ -107,15 +284,204 @@ class Guest:
                 raise TimeoutError(f"{self.nickname}: no state matched in {timeout} s")
             await self.receive(left)
 
+    async def ping(self, timeout: float = 20) -> tuple[int, list[dict[str, Any]]]:
+        """Send a ping; the version in the pong and every other message read before it."""
+        await self.send({"type": "ping"})
+        return await self.ping_answer(timeout)
+
+    async def ping_answer(self, timeout: float = 20) -> tuple[int, list[dict[str, Any]]]:
+        """Read up to the next pong: its version and every other message before it."""
+        before = []
+        while True:
+            message = await self.receive(timeout)
+            if message["type"] == "pong":
+                return int(message["version"]), before
+            before.append(message)
+
     def my_turn(self, state: dict[str, Any]) -> bool:
         view = state["view"]
         return bool(view["legal"]) and view["turn"] == state["you"]
 
     async def play_first_legal(self) -> None:
-        play = self.state["view"]["legal"][0]
+        await self.play_legal(0)
+
+    async def play_legal(self, index: int) -> dict[str, Any]:
+        play: dict[str, Any] = self.state["view"]["legal"][index]
         await self.send({"type": "play", "version": self.state["version"],
                          "card": play["card"], "take": play["take"]})
+        return play
 
 
 def over(state: dict[str, Any]) -> bool:
     return bool(state["table"]["status"] == "finished")
+
+
+async def new_guest(base: str, http: httpx.AsyncClient, name: str) -> Guest:
+    return await Guest(base, name).sign_in(http)
+
+
+async def play_out(*guests: Guest, timeout: float = 240,
+                   rng: random.Random | None = None) -> dict[str, Any]:
+    """Every guest plays a legal play (the first, or a random one with ``rng``) whenever
+    it is its turn, until the end."""
+    async def one(guest: Guest) -> dict[str, Any]:
+        sent = -1
+        while True:
+            state = await guest.until(
+                lambda s, last=sent: over(s) or (guest.my_turn(s) and s["version"] > last),
+                timeout)
+            if over(state):
+                return state
+            sent = state["version"]
+            legal = state["view"]["legal"]
+            await guest.play_legal(rng.randrange(len(legal)) if rng else 0)
+
+    results = await asyncio.gather(*(one(g) for g in guests))
+    return results[0]
+
+
+async def play_turns(guests: list[Guest], until: Callable[[dict[str, Any]], bool],
+                     timeout: float = 120, rng: random.Random | None = None) -> None:
+    """Like :func:`play_out`, but each guest stops playing once its latest state satisfies
+    ``until`` (checked before each of its plays) or the match is over."""
+    async def one(guest: Guest) -> None:
+        sent = -1
+        while True:
+            state = await guest.until(
+                lambda s, last=sent: until(s) or over(s)
+                or (guest.my_turn(s) and s["version"] > last), timeout)
+            if until(state) or over(state):
+                return
+            sent = state["version"]
+            legal = state["view"]["legal"]
+            await guest.play_legal(rng.randrange(len(legal)) if rng else 0)
+
+    await asyncio.gather(*(one(g) for g in guests))
+
+
+def run(coro: Any) -> Any:
+    return asyncio.run(coro)
+
+
+# ---------------------------------------------------------------------------------------
+# what happened at a table
+
+
+class PlayLog:
+    """Every play a client saw, by round, from the states it received. A later state of the
+    same round must extend what an earlier one showed: a play never changes or vanishes."""
+
+    def __init__(self) -> None:
+        self.rounds: dict[int, list[tuple[int, str, tuple[str, ...]]]] = {}
+
+    def see(self, state: dict[str, Any]) -> None:
+        view = state["view"]
+        number = view["round"]
+        if number == 0:
+            return
+        plays = [(p["seat"], p["card"], tuple(sorted(p["take"]))) for p in view["plays"]]
+        known = self.rounds.get(number, [])
+        shorter, longer = sorted((known, plays), key=len)
+        assert longer[:len(shorter)] == shorter, f"round {number}: plays changed"
+        self.rounds[number] = longer
+
+    def see_all(self, messages: list[dict[str, Any]]) -> None:
+        for message in messages:
+            if message["type"] == "state":
+                self.see(message)
+
+    def total(self) -> int:
+        return sum(len(p) for p in self.rounds.values())
+
+
+def comparable(state: dict[str, Any]) -> dict[str, Any]:
+    """A state without what may change across a restart: the version, the time left on
+    the clock and who is connected right now."""
+    out = copy.deepcopy(state)
+    del out["version"]
+    if out["table"]["clock"] is not None:
+        del out["table"]["clock"]["remaining_ms"]
+    for player in out["table"]["players"]:
+        del player["connected"]
+        del player["bot_playing"]
+    return out
+
+
+def record_plays(record: MatchRecord) -> dict[int, list[tuple[int, str, tuple[str, ...]]]]:
+    """A record's plays, in the shape of :class:`PlayLog` (seats as the replay finds them)."""
+    out: dict[int, list[tuple[int, str, tuple[str, ...]]]] = {}
+    match = new_match(record.rules, len(record.players), record.teams)
+    for number, rnd in enumerate(record.rounds, 1):
+        match = start_round(match, round_deck(rnd))
+        plays = out.setdefault(number, [])
+        for entry in rnd.plays:
+            assert match.round is not None
+            seat = match.round.turn
+            plays.append((seat, NAMES[entry.card], tuple(sorted(names_of(entry.take)))))
+            match = engine_play(match, entry.play, entry.seat)
+    return out
+
+
+def round_states(record: MatchRecord) -> dict[int, list[Round]]:
+    """Every state of every round of a record: ``[r][k]`` is round r after k plays."""
+    out: dict[int, list[Round]] = {}
+    match: Match = new_match(find_variant(record.variant), len(record.players), record.teams)
+    for number, rnd in enumerate(record.rounds, 1):
+        match = start_round(match, round_deck(rnd))
+        assert match.round is not None
+        states = [match.round]
+        for entry in rnd.plays:
+            match = engine_play(match, entry.play, entry.seat)
+            assert match.round is not None
+            states.append(match.round)
+        out[number] = states
+    return out
+
+
+def hidden_from(rnd: Round, seat: int | None) -> set[int]:
+    """The cards ``seat`` (None: a spectator) may not know at this moment of the round:
+    the other hands and the stock still to deal."""
+    hidden = set(rnd.setup.stock[rnd.dealt:])
+    for other in range(rnd.setup.seats):
+        if other != seat:
+            hand = rnd.hand(other)
+            hidden |= {c for c in range(52) if hand >> c & 1}
+    return hidden
+
+
+def card_names_in(message: Any) -> set[int]:
+    """Every card named anywhere in a message: each text value that is a card's name."""
+    found: set[int] = set()
+
+    def walk(value: Any) -> None:
+        if isinstance(value, dict):
+            for v in value.values():
+                walk(v)
+        elif isinstance(value, list):
+            for v in value:
+                walk(v)
+        elif isinstance(value, str) and 2 <= len(value) <= 3:
+            with contextlib.suppress(Exception):
+                found.add(parse_card(value))
+
+    walk(message)
+    return found
+
+
+def strings_in(message: Any) -> list[str]:
+    """Every text value (and key) anywhere in a message."""
+    out: list[str] = []
+
+    def walk(value: Any) -> None:
+        if isinstance(value, dict):
+            for k, v in value.items():
+                out.append(str(k))
+                walk(v)
+        elif isinstance(value, list):
+            for v in value:
+                walk(v)
+        elif isinstance(value, str):
+            out.append(value)
+
+    walk(message)
+    return out

@@ -1,54 +1,28 @@
-"""End to end: a real server, real websocket clients, whole matches (SQLite here; the
-PostgreSQL runs of the same scenarios are in test_server_postgres.py)."""
+"""End to end: a real server, real websocket clients, whole matches. Every scenario runs on
+both stores (the ``backend`` fixture of server_harness: SQLite in the test's directory and
+PostgreSQL in a fresh schema; the PostgreSQL runs fail, never skip, when it is down)."""
 
 from __future__ import annotations
 
 import asyncio
 import json
-from pathlib import Path
-from typing import Any
 
 import httpx
 import pytest
 
 from basra.records import parse_record, replay, verify
-from basra.server.config import Settings
-from server_harness import Guest, over, running_server
-
-FAST = {"seed_window_seconds": 0.0, "bot_delay_seconds": 0.0, "grace_seconds": 0.3,
-        "clock_seconds": 30.0, "quick_match_bot_offer_seconds": 0.5}
-
-
-def settings_for(tmp_path: Path, **extra: Any) -> Settings:
-    return Settings(data_dir=tmp_path, **{**FAST, **extra})
-
-
-async def play_out(*guests: Guest, timeout: float = 240) -> dict[str, Any]:
-    """Every guest plays its first legal play whenever it is its turn, until the end."""
-    async def one(guest: Guest) -> dict[str, Any]:
-        sent = -1
-        while True:
-            state = await guest.until(
-                lambda s, last=sent: over(s) or (guest.my_turn(s) and s["version"] > last),
-                timeout)
-            if over(state):
-                return state
-            sent = state["version"]
-            await guest.play_first_legal()
-
-    results = await asyncio.gather(*(one(g) for g in guests))
-    return results[0]
+from server_harness import (
+    Backend,
+    backend_fixture,  # noqa: F401  (the backend fixture)
+    new_guest,
+    over,
+    play_out,
+    run,
+    running_server,
+)
 
 
-async def new_guest(base: str, http: httpx.AsyncClient, name: str) -> Guest:
-    return await Guest(base, name).sign_in(http)
-
-
-def run(coro: Any) -> Any:
-    return asyncio.run(coro)
-
-
-def test_a_guest_plays_a_bot_to_the_end(tmp_path: Path) -> None:
+def test_a_guest_plays_a_bot_to_the_end(backend: Backend) -> None:
     async def scenario(base: str) -> None:
         async with httpx.AsyncClient() as http:
             amira = await new_guest(base, http, "Amira")
@@ -70,11 +44,11 @@ def test_a_guest_plays_a_bot_to_the_end(tmp_path: Path) -> None:
             assert [m["table"] for m in history["matches"]] == [table_id]
             assert history["matches"][0]["players"] == ["Amira", "bot:random"]
 
-    with running_server(settings_for(tmp_path)) as base:
+    with running_server(backend.settings()) as base:
         run(scenario(base))
 
 
-def test_two_guests_play_a_whole_match_through_an_invite(tmp_path: Path) -> None:
+def test_two_guests_play_a_whole_match_through_an_invite(backend: Backend) -> None:
     async def scenario(base: str) -> None:
         async with httpx.AsyncClient() as http:
             amira = await new_guest(base, http, "Amira")
@@ -99,11 +73,11 @@ def test_two_guests_play_a_whole_match_through_an_invite(tmp_path: Path) -> None
             assert record["players"] == ["Amira", "Omar"]
             assert verify(parse_record(record)).ok
 
-    with running_server(settings_for(tmp_path)) as base:
+    with running_server(backend.settings()) as base:
         run(scenario(base))
 
 
-def test_the_clock_runs_out_and_the_bot_plays(tmp_path: Path) -> None:
+def test_the_clock_runs_out_and_the_bot_plays(backend: Backend) -> None:
     async def scenario(base: str) -> None:
         async with httpx.AsyncClient() as http:
             amira = await new_guest(base, http, "Amira")
@@ -122,11 +96,11 @@ def test_the_clock_runs_out_and_the_bot_plays(tmp_path: Path) -> None:
             assert not later["table"]["players"][0]["bot_playing"]
             await amira.close()
 
-    with running_server(settings_for(tmp_path)) as base:
+    with running_server(backend.settings()) as base:
         run(scenario(base))
 
 
-def test_a_dropped_player_is_played_by_a_bot_and_comes_back(tmp_path: Path) -> None:
+def test_a_dropped_player_is_played_by_a_bot_and_comes_back(backend: Backend) -> None:
     async def scenario(base: str) -> None:
         async with httpx.AsyncClient() as http:
             amira = await new_guest(base, http, "Amira")
@@ -162,11 +136,11 @@ def test_a_dropped_player_is_played_by_a_bot_and_comes_back(tmp_path: Path) -> N
             await amira.close()
             await omar.close()
 
-    with running_server(settings_for(tmp_path)) as base:
+    with running_server(backend.settings()) as base:
         run(scenario(base))
 
 
-def test_bad_messages_get_coded_errors_and_change_nothing(tmp_path: Path) -> None:
+def test_bad_messages_get_coded_errors_and_change_nothing(backend: Backend) -> None:
     async def scenario(base: str) -> None:
         async with httpx.AsyncClient() as http:
             amira = await new_guest(base, http, "Amira")
@@ -202,11 +176,11 @@ def test_bad_messages_get_coded_errors_and_change_nothing(tmp_path: Path) -> Non
             await amira.until(lambda s: s["version"] > version)
             await amira.close()
 
-    with running_server(settings_for(tmp_path)) as base:
+    with running_server(backend.settings()) as base:
         run(scenario(base))
 
 
-def test_quick_match_pairs_two_and_offers_a_bot_to_one(tmp_path: Path) -> None:
+def test_quick_match_pairs_two_and_offers_a_bot_to_one(backend: Backend) -> None:
     async def scenario(base: str) -> None:
         async with httpx.AsyncClient() as http:
             amira = await new_guest(base, http, "Amira")
@@ -235,11 +209,11 @@ def test_quick_match_pairs_two_and_offers_a_bot_to_one(tmp_path: Path) -> None:
             assert info["table"]["variant"] == "serbian"
             assert info["table"]["players"][1]["name"] == "bot:easy"
 
-    with running_server(settings_for(tmp_path)) as base:
+    with running_server(backend.settings()) as base:
         run(scenario(base))
 
 
-def test_guests_health_and_bad_requests(tmp_path: Path) -> None:
+def test_guests_health_and_bad_requests(backend: Backend) -> None:
     async def scenario(base: str) -> None:
         async with httpx.AsyncClient() as http:
             assert (await http.get(f"{base}/health")).json()["status"] == "ok"
@@ -261,13 +235,13 @@ def test_guests_health_and_bad_requests(tmp_path: Path) -> None:
                                 json={"invite_code": "NOPE1234"})
             assert r.status_code == 404
 
-    with running_server(settings_for(tmp_path)) as base:
+    with running_server(backend.settings()) as base:
         run(scenario(base))
 
 
 @pytest.mark.parametrize("variant,players,teams", [("egyptian", 4, True),
                                                    ("lebanese", 3, False)])
-def test_private_tables_fill_with_bots(tmp_path: Path, variant: str, players: int,
+def test_private_tables_fill_with_bots(backend: Backend, variant: str, players: int,
                                        teams: bool) -> None:
     async def scenario(base: str) -> None:
         async with httpx.AsyncClient() as http:
@@ -286,5 +260,5 @@ def test_private_tables_fill_with_bots(tmp_path: Path, variant: str, players: in
             assert len(state["view"]["hand_counts"]) == players
             await amira.close()
 
-    with running_server(settings_for(tmp_path)) as base:
+    with running_server(backend.settings()) as base:
         run(scenario(base))

@@ -18,7 +18,6 @@ from pydantic import BaseModel, Field
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from basra import __version__
-from basra.records import to_json
 from basra.server.auth import NicknameError, clean_nickname, new_id, new_token, token_hash
 from basra.server.config import Settings
 from basra.server.lobby import Lobby, LobbyError, TableOptions
@@ -222,7 +221,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             if table_log is None:
                 raise ApiError(404, "table/not_found", "no such table")
             table = Table.restore(table_log, store(), settings)
-        return to_json(table.export_record())
+        return table.record_json()
 
     # -------------------------------------------------------------- quick match
 
@@ -281,7 +280,12 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         await table.inbox.put(Attach(websocket, player.id if player else None))
         try:
             while True:
-                raw = await websocket.receive_text()
+                frame = await websocket.receive()
+                if frame["type"] == "websocket.disconnect":
+                    break
+                # A text frame, or a binary one (taken as UTF-8 JSON): never a KeyError.
+                text: str | None = frame.get("text")
+                raw: str | bytes = text if text is not None else frame.get("bytes") or b""
                 try:
                     message = parse_client_message(raw)
                 except ProtocolError as exc:

@@ -21,9 +21,15 @@ class JsonFormatter(logging.Formatter):
 
 
 def setup_logging(level: str = "info") -> None:
-    handler = logging.StreamHandler()
-    handler.setFormatter(JsonFormatter())
-    root = logging.getLogger("basra")
-    root.handlers[:] = [handler]
-    root.setLevel(level.upper())
-    root.propagate = False
+    """The server's logs, and uvicorn's warnings and errors, as JSON lines. Uvicorn's own
+    info lines are left out: they would put the session tokens of websocket URLs in the
+    log."""
+    least = getattr(logging, level.upper())
+    for name, floor in (("basra", least), ("uvicorn", max(least, logging.WARNING))):
+        handler = logging.StreamHandler()
+        handler.setFormatter(JsonFormatter())
+        handler.setLevel(floor)
+        logger = logging.getLogger(name)
+        logger.handlers[:] = [handler]
+        logger.setLevel(least)
+        logger.propagate = False

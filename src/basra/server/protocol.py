@@ -68,12 +68,14 @@ def _int(data: dict[str, Any], name: str) -> int:
 
 def parse_client_message(raw: str | bytes) -> ClientMessage:
     """Check one client message; raises :class:`ProtocolError`."""
-    if len(raw) > MAX_MESSAGE_BYTES:
+    size = len(raw) if isinstance(raw, bytes) or len(raw) > MAX_MESSAGE_BYTES else len(
+        raw.encode("utf-8", "surrogatepass"))
+    if size > MAX_MESSAGE_BYTES:
         raise ProtocolError("protocol/too_large",
                             f"a message may be at most {MAX_MESSAGE_BYTES} bytes")
     try:
         data = json.loads(raw)
-    except (ValueError, UnicodeDecodeError):
+    except (ValueError, UnicodeDecodeError, RecursionError):  # RecursionError: deep nesting
         raise ProtocolError("protocol/bad_json", "a message must be one JSON object") from None
     if not isinstance(data, dict):
         raise ProtocolError("protocol/bad_json", "a message must be one JSON object")
@@ -108,8 +110,8 @@ def parse_client_message(raw: str | bytes) -> ClientMessage:
             raise ProtocolError("seed/bad",
                                 f"a client seed may be at most {MAX_SEAT_SEED_BYTES} bytes")
         return SeedMessage(seed)
-    if kind in {"ready", "rematch", "ping"}:
-        return SimpleMessage(str(kind))
+    if isinstance(kind, str) and kind in {"ready", "rematch", "ping"}:  # a list: unhashable
+        return SimpleMessage(kind)
     raise ProtocolError("protocol/unknown_type",
                         f"unknown message type {str(kind)[:40]!r} (play, seed, ready, "
                         "rematch, ping)")

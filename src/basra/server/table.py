@@ -24,7 +24,7 @@ from basra.cards import NAMES, mask_of, names_of, parse_card
 from basra.engine import Match, Play, new_match, start_round
 from basra.engine import play as engine_play
 from basra.errors import BasraError
-from basra.records import Fairness, MatchRecord, RecordBuilder
+from basra.records import Fairness, MatchRecord, RecordBuilder, to_json
 from basra.rules import find_variant
 from basra.server.config import Settings
 from basra.server.protocol import (
@@ -304,9 +304,17 @@ class Table:
             except ProtocolError as exc:
                 await self._send(command.conn, exc.to_json())
         elif isinstance(command, BotMove):
-            if command.version == self.version and self._to_play() == command.seat:
+            # Only the current thinking counts: a player who came back cancels it.
+            if (self.thinking is not None and command.version == self.version
+                    and self._to_play() == command.seat):
                 await self._apply(command.seat, command.play, by_bot=True)
         elif isinstance(command, Join | FillBot):
+            seated = next((s.number for s in self.seats if isinstance(command, Join)
+                           and s.player_id == command.player_id), None)
+            if seated is not None:  # already here (the invite opened again): nothing changes
+                if not command.future.done():
+                    command.future.set_result(seated)
+                return
             try:
                 seat = self._join(command) if isinstance(command, Join) else self._fill_bot(
                     command)
@@ -386,8 +394,6 @@ class Table:
         return not any(s.empty for s in self.seats)
 
     def _join(self, command: Join) -> int:
-        if any(s.player_id == command.player_id for s in self.seats):
-            return next(s.number for s in self.seats if s.player_id == command.player_id)
         if self.status != "waiting":
             raise SeatError("table/started", "this table has already started")
         seat = next((s for s in self.seats if s.empty), None)
@@ -588,8 +594,21 @@ class Table:
         await self._broadcast()
 
     def export_record(self) -> MatchRecord:
-        """The match record; the server seed of a round still in play is left out."""
+        """The match record with every round's seeds (for the server's own use: see
+        :meth:`record_json` for what may be sent)."""
         return self.record.build()
+
+    def record_json(self) -> dict[str, Any]:
+        """The match record as sent to anyone: the server seed of a round still in play
+        is left out (it would give away every hand and the stock)."""
+        out = to_json(self.export_record())
+        rounds = out["rounds"]
+        if self.match.in_round and isinstance(rounds, list) and rounds:
+            rounds[-1].pop("deck", None)
+            fairness = rounds[-1].get("fairness")
+            if isinstance(fairness, dict):
+                fairness.pop("server_seed", None)
+        return out
 
     # ------------------------------------------------------------------ messages out
 
