@@ -36,7 +36,15 @@ from basra.server.protocol import (
     error,
 )
 from basra.shuffle import commitment, new_server_seed, shuffled_deck
-from basra.store.base import PlayRow, SeatRow, Store, TableLog, TableRow, TableStatus
+from basra.store.base import (
+    PlayRow,
+    SeatRow,
+    Store,
+    StoreError,
+    TableLog,
+    TableRow,
+    TableStatus,
+)
 from basra.views import view
 
 log = logging.getLogger("basra.table")
@@ -205,7 +213,9 @@ class Table:
             for p in plays_by_round.get(r.number, []):
                 take = mask_of(parse_card(name) for name in p.take)
                 table._apply_in_memory(p.seat, Play(parse_card(p.card), take))
-        table.version = 1 + len(log_.plays) + len(log_.rounds)
+        # Versions only grow, across restarts too: a message made on a state from before
+        # the restart can never match a state after it.
+        table.version = int(time.time() * 1000)
         for seat in table.seats:
             if seat.human:
                 seat.dropped_at = time.monotonic()
@@ -307,7 +317,12 @@ class Table:
             # Only the current thinking counts: a player who came back cancels it.
             if (self.thinking is not None and command.version == self.version
                     and self._to_play() == command.seat):
-                await self._apply(command.seat, command.play, by_bot=True)
+                try:
+                    await self._apply(command.seat, command.play, by_bot=True)
+                except StoreError:
+                    log.exception("table %s: a bot's play was not stored", self.row.id)
+                    self.thinking = None
+                    self._schedule_bot()  # think again: the table must not stall
         elif isinstance(command, Join | FillBot):
             seated = next((s.number for s in self.seats if isinstance(command, Join)
                            and s.player_id == command.player_id), None)
