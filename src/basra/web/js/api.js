@@ -1,0 +1,99 @@
+// HTTP calls of docs/PROTOCOL.md section 1, and the guest session kept in localStorage so a
+// reload keeps the same player.
+
+const TOKEN_KEY = "basra.token";
+const NICK_KEY = "basra.nickname";
+const ID_KEY = "basra.player";
+
+export class ApiError extends Error {
+  constructor(status, code, message) {
+    super(message);
+    this.status = status;
+    this.code = code;
+  }
+}
+
+function read(key) {
+  try { return localStorage.getItem(key) || ""; } catch { return ""; }
+}
+
+function write(key, value) {
+  try {
+    if (value) localStorage.setItem(key, value);
+    else localStorage.removeItem(key);
+  } catch { /* storage may be blocked: the session lasts the page */ }
+}
+
+export const session = {
+  get token() { return read(TOKEN_KEY); },
+  get nickname() { return read(NICK_KEY); },
+  get playerId() { return read(ID_KEY); },
+  save(token, player) {
+    write(TOKEN_KEY, token);
+    write(NICK_KEY, player.nickname);
+    write(ID_KEY, player.id);
+  },
+  forget() {
+    write(TOKEN_KEY, "");
+    write(ID_KEY, "");
+  },
+};
+
+export async function request(method, path, body) {
+  const headers = { Accept: "application/json" };
+  if (body !== undefined) headers["Content-Type"] = "application/json";
+  if (session.token) headers.Authorization = `Bearer ${session.token}`;
+  let response;
+  try {
+    response = await fetch(path, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
+  } catch {
+    throw new ApiError(0, "network/offline", "");
+  }
+  let data = null;
+  try { data = await response.json(); } catch { data = null; }
+  if (!response.ok) {
+    const error = (data && data.error) || {};
+    throw new ApiError(response.status, error.code || `http/${response.status}`, error.message || "");
+  }
+  return data;
+}
+
+/** Check the stored token: the player, or null when there is none or it is unknown. */
+export async function me() {
+  if (!session.token) return null;
+  try {
+    const player = await request("GET", "/api/me");
+    write(NICK_KEY, player.nickname);
+    write(ID_KEY, player.id);
+    return player;
+  } catch (err) {
+    if (err.status === 401) session.forget();
+    if (err.status === 401) return null;
+    throw err;
+  }
+}
+
+/** Become a guest called `nickname` (a new guest each time). */
+export async function signIn(nickname) {
+  const answer = await request("POST", "/api/guests", { nickname });
+  session.save(answer.token, answer.player);
+  return answer.player;
+}
+
+export const api = {
+  playBot: (options) => request("POST", "/api/tables/bot", options),
+  createPrivate: (options) => request("POST", "/api/tables/private", options),
+  join: (code) => request("POST", "/api/tables/join", { invite_code: code }),
+  addBot: (table, seat, level) => request("POST", `/api/tables/${encodeURIComponent(table)}/bots`, { seat, level }),
+  table: (table) => request("GET", `/api/tables/${encodeURIComponent(table)}`),
+  record: (table) => request("GET", `/api/tables/${encodeURIComponent(table)}/record`),
+  quickMatch: (variant) => request("POST", "/api/quick-match", { variant }),
+  quickWait: (ticket, wait) => request("GET", `/api/quick-match/${encodeURIComponent(ticket)}?wait=${wait}`),
+  quickBot: (ticket, level) => request("POST", `/api/quick-match/${encodeURIComponent(ticket)}/bot`, { level }),
+  quickLeave: (ticket) => request("DELETE", `/api/quick-match/${encodeURIComponent(ticket)}`),
+  history: () => request("GET", "/api/history"),
+};
+
+export function recordUrl(table) {
+  return `/api/tables/${encodeURIComponent(table)}/record`;
+}

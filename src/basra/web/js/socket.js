@@ -1,0 +1,139 @@
+// The table's websocket (basra-ws/1) with reconnection: when the socket closes without our
+// asking, it reconnects by itself with a growing, jittered delay, and sooner when the
+// browser says it is back online. The server answers every new connection with a full
+// snapshot, so nothing else is needed to resume.
+
+const DELAYS = [500, 1000, 2000, 4000, 8000, 10000];
+const PING_EVERY = 15000;
+const SILENCE_LIMIT = 45000;
+
+export class TableSocket {
+  /** handlers: onMessage(msg), onStatus(status, info) with status connecting | open |
+   * reconnecting | gone (the table does not exist) | closed. */
+  constructor(tableId, token, handlers) {
+    this.tableId = tableId;
+    this.token = token;
+    this.handlers = handlers;
+    this.ws = null;
+    this.attempt = 0;
+    this.timer = null;
+    this.pinger = null;
+    this.stopped = false;
+    this.lastHeard = 0;
+    this.onOnline = () => { if (!this.isOpen()) this.reconnectNow(); };
+    window.addEventListener("online", this.onOnline);
+  }
+
+  url() {
+    const scheme = location.protocol === "https:" ? "wss:" : "ws:";
+    const query = this.token ? `?token=${encodeURIComponent(this.token)}` : "";
+    return `${scheme}//${location.host}/ws/tables/${encodeURIComponent(this.tableId)}${query}`;
+  }
+
+  isOpen() {
+    return this.ws !== null && this.ws.readyState === WebSocket.OPEN;
+  }
+
+  connect() {
+    if (this.stopped) return;
+    clearTimeout(this.timer);
+    this.handlers.onStatus(this.attempt ? "reconnecting" : "connecting", { attempt: this.attempt });
+    let ws;
+    try {
+      ws = new WebSocket(this.url());
+    } catch {
+      this.scheduleReconnect();
+      return;
+    }
+    this.ws = ws;
+    ws.onopen = () => {
+      if (ws !== this.ws) return;
+      this.lastHeard = Date.now();
+      this.startPinging();
+    };
+    ws.onmessage = (event) => {
+      if (ws !== this.ws) return;
+      this.lastHeard = Date.now();
+      let message;
+      try { message = JSON.parse(event.data); } catch { return; }
+      if (message.type === "welcome") {
+        this.attempt = 0;
+        this.handlers.onStatus("open", {});
+      }
+      if (message.type === "error" && message.code === "table/not_found") {
+        this.stopped = true;
+        this.handlers.onStatus("gone", {});
+      }
+      this.handlers.onMessage(message);
+    };
+    ws.onclose = () => {
+      if (ws !== this.ws) return;
+      this.stopPinging();
+      this.ws = null;
+      if (!this.stopped) this.scheduleReconnect();
+    };
+    ws.onerror = () => { /* onclose follows */ };
+  }
+
+  scheduleReconnect() {
+    const base = DELAYS[Math.min(this.attempt, DELAYS.length - 1)];
+    const delay = Math.round(base * (0.8 + Math.random() * 0.4));
+    this.attempt += 1;
+    this.handlers.onStatus("reconnecting", { attempt: this.attempt, delay, at: Date.now() + delay });
+    clearTimeout(this.timer);
+    this.timer = setTimeout(() => this.connect(), delay);
+  }
+
+  reconnectNow() {
+    if (this.stopped) return;
+    clearTimeout(this.timer);
+    if (this.ws) {
+      const old = this.ws;
+      this.ws = null;
+      try { old.close(); } catch { /* already closed */ }
+    }
+    this.connect();
+  }
+
+  startPinging() {
+    this.stopPinging();
+    this.pinger = setInterval(() => {
+      if (!this.isOpen()) return;
+      if (Date.now() - this.lastHeard > SILENCE_LIMIT) {
+        this.reconnectNow();
+        return;
+      }
+      this.send({ type: "ping" });
+    }, PING_EVERY);
+  }
+
+  stopPinging() {
+    clearInterval(this.pinger);
+    this.pinger = null;
+  }
+
+  /** Send a message; false when the socket is not open (nothing is queued). */
+  send(message) {
+    if (!this.isOpen()) return false;
+    this.ws.send(JSON.stringify(message));
+    return true;
+  }
+
+  /** Drop the connection as a network failure would (it reconnects by itself). */
+  drop() {
+    if (this.ws) this.ws.close();
+  }
+
+  close() {
+    this.stopped = true;
+    clearTimeout(this.timer);
+    this.stopPinging();
+    window.removeEventListener("online", this.onOnline);
+    if (this.ws) {
+      const ws = this.ws;
+      this.ws = null;
+      try { ws.close(); } catch { /* ignore */ }
+    }
+    this.handlers.onStatus("closed", {});
+  }
+}

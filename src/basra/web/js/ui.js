@@ -1,0 +1,96 @@
+// Small shared pieces of UI: toasts, the screen-reader announcer, names of players and
+// sides, and navigation inside the single page.
+
+import { h } from "./dom.js";
+import { t } from "./i18n.js";
+
+export function announce(text) {
+  const el = document.getElementById("announcer");
+  if (!el) return;
+  el.textContent = "";
+  // A fresh text node after a tick is read even when the text repeats.
+  setTimeout(() => { el.textContent = text; }, 30);
+}
+
+export function toast(text, kind = "info", ms = 4000) {
+  const box = document.getElementById("toasts");
+  if (!box) return;
+  const item = h("div", { class: `toast toast-${kind}`, role: kind === "error" ? "alert" : "status" }, text);
+  box.append(item);
+  setTimeout(() => item.classList.add("leaving"), ms);
+  setTimeout(() => item.remove(), ms + 400);
+}
+
+/** A message for an API or protocol error code, with the server's line as a fallback. */
+export function errorText(err) {
+  const code = (err && err.code) || "";
+  const key = `error.${code.replace("/", ".")}`;
+  const text = t(key);
+  if (text !== key) return text;
+  return t("error.generic");
+}
+
+function isBot(player) {
+  return player.kind === "bot" || String(player.name || "").startsWith("bot:");
+}
+
+/** A player's display name: nicknames as typed, bots by level in the current language
+ * (numbered by seat when a table has several). `players` is the whole table, if known. */
+export function playerName(player, players = null) {
+  if (!player) return "";
+  if (player.kind === "empty") return t("seat.empty");
+  const name = String(player.name || "");
+  if (isBot(player)) {
+    if (players && players.filter(isBot).length > 1 && player.seat !== undefined) {
+      return t("bot.numbered", { n: player.seat + 1 });
+    }
+    const level = name.startsWith("bot:") ? name.slice(4) : "medium";
+    return t("bot.name", { level: t(`bot.level.${level}`) });
+  }
+  return name;
+}
+
+export function navigate(path, { replace = false } = {}) {
+  if (replace) history.replaceState({}, "", path);
+  else history.pushState({}, "", path);
+  window.dispatchEvent(new Event("basra:navigate"));
+}
+
+export function link(path, attrs, ...children) {
+  return h("a", {
+    href: path, ...attrs,
+    on: {
+      click: (event) => {
+        if (event.defaultPrevented || event.button !== 0 || event.metaKey || event.ctrlKey || event.shiftKey || event.altKey) return;
+        event.preventDefault();
+        navigate(path);
+      },
+    },
+  }, ...children);
+}
+
+export async function copyText(text) {
+  try {
+    await navigator.clipboard.writeText(text);
+    return true;
+  } catch {
+    const area = h("textarea", { class: "sr-only", readonly: true });
+    area.value = text;
+    document.body.append(area);
+    area.select();
+    let ok = false;
+    try { ok = document.execCommand("copy"); } catch { ok = false; }
+    area.remove();
+    return ok;
+  }
+}
+
+export function spinner() {
+  return h("span", { class: "spinner", "aria-hidden": "true" });
+}
+
+/** A small inline SVG icon by name (decorative). */
+export function icon(name) {
+  const span = h("span", { class: `icon icon-${name}`, "aria-hidden": "true" });
+  return span;
+}

@@ -1,0 +1,582 @@
+"""The browser client (src/basra/web), driven by Playwright with Debian's chromium against a
+real ``basra serve``: a whole match against a bot, two browsers through an invite link, the
+capture choice, a dropped connection, the fairness check, the Arabic page, and the
+in-browser shuffle against FAIRNESS.md's vectors and the Python engine. Screenshots go to
+test-output/screenshots/ for people to look at."""
+
+from __future__ import annotations
+
+import json
+import random
+import re
+import time
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+from playwright.sync_api import Browser, Playwright, sync_playwright
+
+from basra.cards import NAMES, cards_of
+from basra.engine import deal_round
+from basra.records import parse_record, verify
+from basra.rules import find_variant
+from basra.shuffle import commitment, shuffled_deck
+from web_helpers import (
+    CHROMIUM,
+    CHROMIUM_ARGS,
+    DESKTOP,
+    PHONE,
+    ROOT,
+    Player,
+    basra_server,
+    shot,
+)
+
+WEB = ROOT / "src" / "basra" / "web"
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    with basra_server(tmp_path_factory.mktemp("webdata")) as base:
+        yield base
+
+
+@pytest.fixture(scope="module")
+def playwright() -> Iterator[Playwright]:
+    with sync_playwright() as p:
+        yield p
+
+
+@pytest.fixture(scope="module")
+def browser(playwright: Playwright) -> Iterator[Browser]:
+    if not CHROMIUM.exists():
+        pytest.fail(f"{CHROMIUM} is missing: install Debian's chromium (scripts/install "
+                    "--browser) to run the browser tests")
+    b = playwright.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS)
+    yield b
+    b.close()
+
+
+@pytest.fixture
+def players(browser: Browser, server: str) -> Iterator[list[Player]]:
+    made: list[Player] = []
+    yield made
+    for p in made:
+        p.close()
+
+
+def make(players: list[Player], browser: Browser, server: str, **options: Any) -> Player:
+    player = Player(browser, server, **options)
+    players.append(player)
+    return player
+
+
+def no_errors(player: Player, *, allow: tuple[str, ...] = ()) -> None:
+    errors = [e for e in player.errors if not any(a in e for a in allow)]
+    assert not errors, errors
+
+
+# ---------------------------------------------------------------------------------------
+# the shuffle, in the browser, against FAIRNESS.md and the Python engine
+
+VECTORS = [
+    ("0000000000000000000000000000000000000000000000000000000000000001", "alice|bob", 1,
+     "ec4916dd28fc4c10d78e287ca5d9cc51ee1ae73cbfde08c6b37324cbfaac8bc5",
+     "7H QD 10C 2S 7D 4C 3H 4D 7S 4S AH QC 5S 2C KH JH 6S AS 3C 3S AD 8S 10S 2D JC 6D 2H QS "
+     "9C 8D 6C 10D 7C 5C 3D KC 8H 6H JD 4H 5D 9D 10H QH 5H 8C KS 9H AC JS 9S KD"),
+    ("ffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff", "", 1,
+     "af9613760f72635fbdb44a5a0a63c39f12af30f950a6ee5c971be188e89c4051",
+     "10D 4S 5D QH 7H KC 4H 4C 6D 9D 2C 7S AC JC JS QS 10H QC 6C AD 9S KH 5S QD 9H 5H KD 6H "
+     "JH 3C 2D JD 7C 10S 4D 8C KS AS 3D 3H 2S 3S AH 8D 10C 2H 8S 7D 6S 5C 8H 9C"),
+]
+BURY = {
+    "server_seed": "0000000000000000000000000000000000000000000000000000000000000019",
+    "client_seed": "demo", "nonce": 1,
+    "deck": "10S AH 6H 6C AS 10C 6D 7H 7D 2S 9C KH JS 2C 4H 8C 2D 5S 3D KS JC 8D 4D 5C 9S 4S "
+            "QH QS 6S 8H 4C 2H 3H 3C KD 8S AC 7S AD QC 3S JD 5H QD 5D 9D JH 9H 10H KC 7C 10D",
+    "hands": ["AH 6C 10C 7H", "10S 6H AS 6D"],
+    "floor": "2S 9C KH 2C",
+    "stock": "4H 8C 2D 5S 3D KS JC 8D 4D 5C 9S 4S QH QS 6S 8H 7D 4C 2H JS 3H 3C KD 8S AC 7S "
+             "AD QC 3S JD 5H QD 5D 9D JH 9H 10H KC 7C 10D",
+}
+
+IMPORT_FAIRNESS = "const f = await import('/static/js/fairness.js');"
+CARDS_OF = "els => els.map(e => e.dataset.card)"
+DEAL_CASES = """async (cases) => {
+  const f = await import('/static/js/fairness.js');
+  const out = [];
+  for (const c of cases) {
+    const deck = await f.shuffledDeck(c.server_seed, c.client_seed, c.nonce);
+    const d = f.dealRound(deck, c);
+    out.push({commitment: await f.commitmentOf(c.server_seed), deck, hands: d.hands[0],
+              floor: d.floor, stock: d.stock, deals: d.hands.length});
+  }
+  return out;
+}"""
+VERIFY_PLAYED = """async ([round, seen]) => {
+  // Play the round's dealt cards in turn order (seat 1 leads when seat 0 deals).
+  const f = await import('/static/js/fairness.js');
+  const deck = await f.shuffledDeck(round.server_seed, round.client_seed, round.nonce);
+  const d = f.dealRound(deck, seen);
+  seen.opening_floor = d.floor;
+  seen.hands = {0: d.hands[0][0]};
+  seen.plays = d.hands.flatMap((hands) => [1, 0, 1, 0, 1, 0, 1, 0].map(
+    (seat, i) => ({seat, card: hands[seat][i >> 1]})));
+  const result = await f.verifyRound(round, seen);
+  return {fair: result.fair, checks: result.checks};
+}"""
+VERIFY_CLAIMED = """async ([round, seen]) => {
+  const f = await import('/static/js/fairness.js');
+  const result = await f.verifyRound(round, seen);
+  return {fair: result.fair, checks: result.checks};
+}"""
+
+
+def test_shuffle_matches_fairness_vectors(players: list[Player], browser: Browser,
+                                          server: str) -> None:
+    p = make(players, browser, server)
+    p.page.goto(server + "/rules")
+    for seed, client, nonce, commit, deck in VECTORS:
+        got = p.page.evaluate(
+            f"async ([s, c, n]) => {{ {IMPORT_FAIRNESS} return [await f.commitmentOf(s),"
+            " (await f.shuffledDeck(s, c, n)).join(' ')]; }", [seed, client, nonce])
+        assert got == [commit, deck]
+    dealt = p.page.evaluate(
+        f"async (v) => {{ {IMPORT_FAIRNESS} const deck = await f.shuffledDeck(v.server_seed,"
+        " v.client_seed, v.nonce); const d = f.dealRound(deck, {variant: 'egyptian', seats: 2,"
+        " dealer: 0}); return {deck: deck.join(' '), hands: d.hands[0].map(h => h.join(' ')),"
+        " floor: d.floor.join(' '), stock: d.stock.join(' '), buried: d.buried}; }", BURY)
+    assert dealt["deck"] == BURY["deck"]
+    assert dealt["hands"] == BURY["hands"]
+    assert dealt["floor"] == BURY["floor"]
+    assert dealt["stock"] == BURY["stock"]
+    assert dealt["buried"] == ["7D", "JS"]
+    no_errors(p)
+
+
+def test_shuffle_and_deal_agree_with_the_engine(players: list[Player], browser: Browser,
+                                                server: str) -> None:
+    """Random seeds, every variant and seating: the page deals what basra.engine deals."""
+    p = make(players, browser, server)
+    p.page.goto(server + "/rules")
+    rng = random.Random(5)
+    cases = []
+    for i in range(24):
+        variant = ["egyptian", "arabic101", "lebanese", "serbian"][i % 4]
+        rules = find_variant(variant)
+        seats, teams = sorted(rules.seatings)[rng.randrange(len(rules.seatings))]
+        server_seed = "".join(rng.choice("0123456789abcdef") for _ in range(64))
+        client_seed = rng.choice(["", "amira|bob", "ä-ß|سنك|7f3a", "x" * 60])
+        nonce = rng.randint(1, 12)
+        cases.append({"variant": variant, "seats": seats, "teams": teams,
+                      "dealer": (nonce - 1) % seats, "server_seed": server_seed,
+                      "client_seed": client_seed, "nonce": nonce})
+    results = p.page.evaluate(DEAL_CASES, cases)
+    for case, got in zip(cases, results, strict=True):
+        deck = shuffled_deck(case["server_seed"], case["client_seed"], case["nonce"])
+        assert got["commitment"] == commitment(case["server_seed"])
+        assert got["deck"] == [NAMES[c] for c in deck]
+        rules = find_variant(case["variant"])
+        rnd = deal_round(rules, case["seats"], case["dealer"], deck, case["teams"])
+        for seat in range(case["seats"]):
+            assert sorted(got["hands"][seat]) == sorted(NAMES[c] for c in cards_of(rnd.hand(seat)))
+        assert sorted(got["floor"]) == sorted(NAMES[c] for c in cards_of(rnd.floor))
+        assert got["stock"] == [NAMES[c] for c in rnd.setup.stock]
+        assert got["deals"] == 48 // (4 * case["seats"])
+
+
+def test_verify_round_says_not_fair_when_the_seed_lies(players: list[Player], browser: Browser,
+                                                       server: str) -> None:
+    p = make(players, browser, server)
+    p.page.goto(server + "/rules")
+    seed, client, nonce, commit, deck = VECTORS[0]
+    cards = deck.split()
+    seen = {"variant": "egyptian", "seats": 2, "dealer": 0, "commitment": commit,
+            "opening_floor": [], "plays": [], "hands": {}, "seat": 0, "sentSeeds": ["alice"]}
+    real = p.page.evaluate(VERIFY_PLAYED, [{"server_seed": seed, "client_seed": client,
+                                            "nonce": nonce, "commitment": commit}, seen])
+    assert real["fair"], real
+    assert {c["id"] for c in real["checks"]} >= {"commitment", "commitment_published",
+                                                 "opening_floor", "own_hands", "plays"}
+    lie = p.page.evaluate(VERIFY_CLAIMED, [{"server_seed": seed, "client_seed": "alice|eve",
+                                            "nonce": nonce, "commitment": commit},
+                                           {**seen, "hands": {"0": [cards[1]]}}])
+    assert not lie["fair"]
+    assert any(c["id"] == "own_hands" and c["ok"] is False for c in lie["checks"])
+    swapped = p.page.evaluate(VERIFY_CLAIMED, [{"server_seed": seed, "client_seed": client,
+                                                "nonce": nonce, "commitment": VECTORS[1][3]},
+                                               {**seen, "commitment": None}])
+    assert not swapped["fair"]
+    assert [c["ok"] for c in swapped["checks"] if c["id"] == "commitment"] == [False]
+
+
+# ---------------------------------------------------------------------------------------
+# languages
+
+
+def test_catalogues_have_the_same_keys() -> None:
+    english = json.loads((WEB / "i18n" / "en.json").read_text(encoding="utf-8"))
+    for lang in ("ar", "fr", "sr"):
+        other = json.loads((WEB / "i18n" / f"{lang}.json").read_text(encoding="utf-8"))
+        assert set(english) - set(other) == set(), lang
+        extra = {k for k in set(other) - set(english) if not k.startswith("card.special.")}
+        assert extra == set(), lang
+
+
+def test_no_text_in_code() -> None:
+    """UI text lives in the catalogues: no innerHTML anywhere, and the HTML has no words
+    outside data-i18n elements."""
+    for path in (WEB / "js").glob("*.js"):
+        source = path.read_text(encoding="utf-8")
+        assert not re.search(r"\.(innerHTML|outerHTML)\s*=|insertAdjacentHTML|document\.write",
+                             source), path
+    html = (WEB / "index.html").read_text(encoding="utf-8")
+    assert "<title></title>" in html
+
+
+def test_arabic_renders_right_to_left(players: list[Player], browser: Browser,
+                                      server: str) -> None:
+    ar = json.loads((WEB / "i18n" / "ar.json").read_text(encoding="utf-8"))
+    p = make(players, browser, server, viewport=PHONE, locale="ar-EG")
+    p.page.goto(server + "/")
+    p.page.wait_for_selector(".hero h1")
+    assert p.page.evaluate("document.documentElement.dir") == "rtl"
+    assert p.page.evaluate("document.documentElement.lang") == "ar"
+    assert p.page.inner_text(".hero h1") == ar["app.name"]
+    assert p.page.inner_text("#play-bot") == ar["lobby.bot.start"]
+    # The hand order and the header mirror: the brand sits on the right.
+    brand = p.page.locator(".brand").bounding_box()
+    assert brand is not None and brand["x"] > PHONE["width"] / 2
+    shot(p.page, "lobby-ar-phone", full_page=True)
+    # The language switch is remembered.
+    p.page.select_option("#lang", "fr")
+    p.page.wait_for_function("document.documentElement.dir === 'ltr'")
+    p.page.reload()
+    p.page.wait_for_selector(".hero h1")
+    assert p.page.evaluate("document.documentElement.lang") == "fr"
+    assert p.page.inner_text("#play-bot") == "Jouer"
+    p.page.select_option("#lang", "sr")
+    p.page.wait_for_function("document.documentElement.lang === 'sr-Latn'")
+    p.page.select_option("#lang", "ar")
+    p.page.wait_for_function("document.documentElement.dir === 'rtl'")
+    # The rules page, in Arabic, with Arabic card names for screen readers.
+    p.page.goto(server + "/rules/egyptian")
+    p.page.wait_for_selector(".rules-section")
+    assert ar["variant.egyptian.name"] in p.page.inner_text("h1")
+    labels = p.page.eval_on_selector_all(".rules-cards .card", "els => els.map(e => e.ariaLabel)")
+    assert any("السنك" in label for label in labels), labels
+    shot(p.page, "rules-ar-phone", full_page=True)
+    no_errors(p)
+
+
+# ---------------------------------------------------------------------------------------
+# playing
+
+
+def test_a_guest_plays_a_bot_to_the_end(players: list[Player], browser: Browser,
+                                        server: str) -> None:
+    started = time.monotonic()
+    p = make(players, browser, server)
+    page = p.page
+    page.goto(server + "/")
+    page.wait_for_selector("#nickname")
+    shot(page, "lobby-desktop", full_page=True)
+    page.set_viewport_size(PHONE)
+    shot(page, "lobby-phone", full_page=True)
+    page.set_viewport_size(DESKTOP)
+    page.fill("#nickname", "Amira")
+    page.check("#variant-egyptian")
+    page.click("#play-bot")
+    page.wait_for_url("**/table/*")
+    table_id = page.url.rsplit("/", 1)[1]
+    # The session survives a reload: the token is kept.
+    token = page.evaluate("localStorage.getItem('basra.token')")
+    assert token
+
+    # Round 1, every card by a click.
+    turns = 0
+    while True:
+        event = p.wait_event()
+        if event == "round-end":
+            break
+        assert event == "turn"
+        turns += 1
+        if turns == 5:
+            assert page.locator(".turn-clock:not([hidden])").count() == 1
+            page.wait_for_timeout(1400)
+            shot(page, "table-desktop")
+            page.set_viewport_size(PHONE)
+            page.wait_for_timeout(300)
+            shot(page, "table-phone")
+            page.set_viewport_size(DESKTOP)
+        p.play_first()
+    assert turns == 24
+
+    # The breakdown: its totals are the server's.
+    state = p.state()
+    result = state["view"]["results"][-1]
+    totals = page.eval_on_selector_all(".overlay-round tr.total td",
+                                       "els => els.map(e => e.textContent)")
+    assert totals == [str(t) for t in result["totals"]]
+    rows = page.inner_text(".overlay-round .breakdown-table")
+    assert "Majority" in rows and "10♦" in rows and "2♣" in rows and "Basras" in rows
+    page.wait_for_timeout(400)
+    shot(page, "round-end-desktop")
+    page.set_viewport_size(PHONE)
+    page.wait_for_timeout(300)
+    shot(page, "round-end-phone")
+    page.set_viewport_size(DESKTOP)
+
+    # The fairness panel checks round 1 itself.
+    page.click(".overlay-round .close-overlay")
+    page.wait_for_selector(".fair-result[data-round='1'][data-verdict='fair']", timeout=15000)
+    checks = page.eval_on_selector_all(".fair-result[data-round='1'] .checks li",
+                                       "els => els.map(e => [e.dataset.check, e.className])")
+    assert ("commitment", "ok") in [tuple(c) for c in checks]
+    assert ("plays", "ok") in [tuple(c) for c in checks]
+    assert ("own_hands", "ok") in [tuple(c) for c in checks]
+    assert ("opening_floor", "ok") in [tuple(c) for c in checks]
+    page.click(".fair-result[data-round='1'] .fair-details summary")
+    to_verdict = "document.querySelector(\".fair-result[data-round='1']\").scrollIntoView()"
+    page.evaluate(to_verdict)
+    page.wait_for_timeout(200)
+    shot(page, "fairness-desktop")
+    page.set_viewport_size(PHONE)
+    page.evaluate(to_verdict)
+    page.wait_for_timeout(200)
+    shot(page, "fairness-phone")
+    page.set_viewport_size(DESKTOP)
+
+    # The rest of the match by keyboard, until it is over.
+    while True:
+        event = p.wait_event(timeout=60)
+        if event == "finished":
+            break
+        if event == "round-end":
+            page.keyboard.press("Escape")
+            page.wait_for_selector(".overlay-round", state="detached")
+            continue
+        p.play_first(keyboard=True)
+        assert time.monotonic() - started < 170, "the match is taking too long"
+
+    final = p.state()
+    assert final["table"]["status"] == "finished"
+    winner = final["view"]["winner"]
+    assert winner is not None
+    page.wait_for_selector(".overlay-match")
+    page.wait_for_timeout(400)
+    title = page.inner_text(".overlay-match h2")
+    assert title == ("You won the match!" if winner == 0 else "Bot (Medium) won the match")
+    shot(page, "match-end-desktop")
+    href = page.get_attribute(".overlay-match a[download]", "href")
+    assert href == f"/api/tables/{table_id}/record"
+    record = page.request.get(server + href)
+    assert record.ok
+    assert verify(parse_record(record.json())).ok
+    # Every revealed round was checked fair by the page.
+    verdicts = page.eval_on_selector_all(".fair-result", "els => els.map(e => e.dataset.verdict)")
+    assert verdicts and set(verdicts) == {"fair"}
+
+    # Rematch: the only human asks, and the page follows table.rematch_table.
+    page.click(".overlay-match [data-focus-key='rematch']")
+    page.wait_for_url(lambda url: "/table/" in url and table_id not in url, timeout=15000)
+    page.wait_for_selector(".table-page[data-status='playing']")
+
+    # The history lists the match with its record.
+    page.goto(server + "/history")
+    item = page.locator(f".history-item[data-table='{table_id}']")
+    item.wait_for()
+    assert item.locator("a[download]").get_attribute("href") == f"/api/tables/{table_id}/record"
+    no_errors(p)
+
+
+def test_capture_choice_sends_the_chosen_take(players: list[Player], browser: Browser,
+                                              server: str) -> None:
+    p = make(players, browser, server)
+    page = p.page
+    p.sign_in("Chooser")
+    # A random bot leaves more on the floor than a greedy one: choices come sooner.
+    page.check("input[name=level][value=random]")
+    page.click("#play-bot")
+    page.wait_for_url("**/table/*")
+    for _ in range(80):
+        event = p.wait_event()
+        if event == "round-end":
+            page.keyboard.press("Escape")
+            page.wait_for_selector(".overlay-round", state="detached")
+            continue
+        assert event == "turn"
+        version = p.version()
+        view = p.state(version)["view"]
+        by_card: dict[str, list[dict[str, Any]]] = {}
+        for play in view["legal"]:
+            by_card.setdefault(play["card"], []).append(play)
+        multi = next((c for c, options in by_card.items() if len(options) > 1), None)
+        if multi is None:
+            # Lay a card when one takes nothing, so the floor grows and choices appear.
+            lay = next((c for c, options in by_card.items() if options[0]["take"] == []),
+                       view["hand"][0])
+            before = len(p.sent)
+            page.click(f".hand-card[data-card='{lay}']")
+            p.wait(f"() => (document.querySelector('.table-page').dataset.version | 0) > {version}")
+            assert [m["card"] for m in p.sent[before:] if m["type"] == "play"] == [lay]
+            continue
+        options = by_card[multi]
+        before = len(p.sent)
+        page.click(f".hand-card[data-card='{multi}']")
+        page.wait_for_selector(".choice-bar:not([hidden])")
+        assert page.locator(".choice-option").count() == len(options)
+        # Nothing is sent until a take is chosen.
+        assert [m for m in p.sent[before:] if m["type"] == "play"] == []
+        focused = page.eval_on_selector_all(".floor-card.opt-focus", CARDS_OF)
+        assert sorted(focused) == sorted(options[0]["take"])
+        page.hover(".choice-option[data-option='1']")
+        focused = page.eval_on_selector_all(".floor-card.opt-focus", CARDS_OF)
+        assert sorted(focused) == sorted(options[1]["take"])
+        page.wait_for_timeout(600)
+        shot(page, "choice-desktop")
+        page.set_viewport_size(PHONE)
+        page.wait_for_timeout(250)
+        shot(page, "choice-phone")
+        page.set_viewport_size(DESKTOP)
+        # A number beyond the options does nothing; the second option plays.
+        page.keyboard.press("9")
+        page.click(".choice-option[data-option='1']")
+        p.wait(f"() => (document.querySelector('.table-page').dataset.version | 0) > {version}")
+        sent = [m for m in p.sent[before:] if m["type"] == "play"]
+        assert sent == [{"type": "play", "version": version, "card": multi,
+                         "take": options[1]["take"]}]
+        played = p.state(version + 1)["view"]["plays"][-1]
+        assert played["card"] == multi and sorted(played["take"]) == sorted(options[1]["take"])
+        no_errors(p)
+        return
+    pytest.fail("no capture choice came up in 80 turns")
+
+
+def test_two_players_through_an_invite_link(players: list[Player], browser: Browser,
+                                            server: str) -> None:
+    host = make(players, browser, server)
+    host.sign_in("Host")
+    host.page.click("#create-private")
+    host.page.wait_for_url("**/table/*")
+    table_id = host.page.url.rsplit("/", 1)[1]
+    host.page.wait_for_selector(".waiting-room .invite-link")
+    link = host.page.input_value(".waiting-room .invite-link")
+    assert "/join/" in link
+    shot(host.page, "waiting-room-desktop")
+
+    guest = make(players, browser, server, viewport=PHONE)
+    guest.page.goto(link)
+    guest.page.fill("#nickname", "Zoë O'Neil")
+    guest.page.click(".name-form button[type=submit]")
+    guest.page.wait_for_url(f"**/table/{table_id}")
+    for p in (host, guest):
+        p.page.wait_for_selector(".table-page[data-status='playing']")
+    assert host.page.inner_text(".seat-plate[data-seat='1'] .plate-name") == "Zoë O'Neil"
+    assert guest.page.inner_text(".seat-plate[data-seat='0'] .plate-name") == "Host"
+
+    # Play a few turns each, whoever is to play.
+    played = {0: 0, 1: 0}
+    deadline = time.monotonic() + 60
+    while min(played.values()) < 3:
+        assert time.monotonic() < deadline
+        for seat, p in ((0, host), (1, guest)):
+            if p.dataset().get("turn") == "mine" and p.page.locator(".hand.my-turn").count():
+                p.play_first()
+                played[seat] += 1
+        host.page.wait_for_timeout(50)
+
+    # The guest drops: the host sees it, then a bot plays the seat.
+    guest.page.close()
+    host.page.wait_for_selector(".seat-plate[data-seat='1'] .badge.botplay", timeout=15000)
+    assert host.state()["table"]["players"][1]["bot_playing"] is True
+    shot(host.page, "opponent-dropped-desktop")
+    before = host.version()
+    host.wait(f"() => (document.querySelector('.table-page').dataset.version | 0) > {before + 1}"
+              " || document.querySelector('.hand.my-turn')", timeout=30)
+    # The guest comes back: the seat is theirs again.
+    page = guest.new_page()
+    page.goto(f"{server}/table/{table_id}")
+    page.wait_for_selector(".table-page[data-status='playing']")
+    hand = page.eval_on_selector_all(".hand-card", CARDS_OF)
+    assert hand == guest.state(guest.version())["view"]["hand"]
+    host.page.wait_for_selector(".seat-plate[data-seat='1'] .badge.botplay", state="detached",
+                                timeout=15000)
+    no_errors(host)
+    no_errors(guest)
+
+
+def test_a_dropped_connection_resumes(players: list[Player], browser: Browser,
+                                      server: str) -> None:
+    p = make(players, browser, server, viewport=PHONE, reduced_motion=True)
+    page = p.page
+    p.sign_in("Drop")
+    page.click("#play-bot")
+    page.wait_for_url("**/table/*")
+    assert p.wait_event() == "turn"
+    p.play_first()
+    welcomes = sum(1 for m in p.received if m.get("type") == "welcome")
+    # The network goes away and the socket with it.
+    p.context.set_offline(True)
+    page.evaluate("window.basraTable.drop()")
+    page.wait_for_selector(".conn-banner[data-state='lost']")
+    assert "Connection lost" in page.inner_text(".conn-banner") or "offline" in page.inner_text(
+        ".conn-banner")
+    shot(page, "connection-lost-phone")
+    page.wait_for_timeout(1500)
+    assert page.locator(".conn-banner[data-state='lost']").count() == 1
+    # It comes back: the page reconnects by itself and draws the server's snapshot.
+    p.context.set_offline(False)
+    page.wait_for_selector(".conn-banner[data-state='back']", timeout=20000)
+    assert sum(1 for m in p.received if m.get("type") == "welcome") == welcomes + 1
+    page.wait_for_function("() => { const t = document.querySelector('.table-page');"
+                           " return t && t.dataset.turn === 'mine'; }", timeout=30000)
+    state = p.state(p.version())
+    hand = page.eval_on_selector_all(".hand-card", CARDS_OF)
+    assert hand == state["view"]["hand"]
+    # Keyboard only: the arrow keys move through the hand, Enter plays the focused card.
+    page.focus(".hand-card[tabindex='0']")
+    if len(hand) > 1:
+        page.keyboard.press("ArrowRight")
+        assert page.evaluate("document.activeElement.dataset.card") == hand[1]
+    card = page.evaluate("document.activeElement.dataset.card")
+    before = len(p.sent)
+    version = p.version()
+    page.keyboard.press("Enter")
+    if page.locator(".choice-bar:not([hidden])").count():
+        page.keyboard.press("Enter")
+    p.wait(f"() => (document.querySelector('.table-page').dataset.version | 0) > {version}")
+    assert [m["card"] for m in p.sent[before:] if m["type"] == "play"] == [card]
+    no_errors(p, allow=("ERR_INTERNET_DISCONNECTED", "WebSocket connection"))
+
+
+def test_quick_match_pairs_two_players_and_offers_a_bot(players: list[Player], browser: Browser,
+                                                         server: str) -> None:
+    first = make(players, browser, server)
+    first.sign_in("Quick One")
+    first.page.click("#quick-match")
+    first.page.wait_for_selector(".quick-option .waiting-line")
+    # Cancel leaves the queue; looking again waits again.
+    first.page.click("#quick-cancel")
+    first.page.wait_for_selector("#quick-match")
+    first.page.click("#quick-match")
+    first.page.wait_for_selector(".quick-option .waiting-line")
+    second = make(players, browser, server, viewport=PHONE)
+    second.sign_in("Quick Two")
+    second.page.click("#quick-match")
+    for p in (first, second):
+        p.page.wait_for_url("**/table/*", timeout=15000)
+    assert first.page.url == second.page.url
+    for p in (first, second):
+        p.page.wait_for_selector(".table-page[data-status='playing']")
+    # Alone in the queue: after a while a bot is offered, and taking it starts a table.
+    alone = make(players, browser, server)
+    alone.sign_in("Quick Three")
+    alone.page.click("#quick-match")
+    alone.page.wait_for_selector("#quick-bot", timeout=15000)
+    alone.page.click("#quick-bot")
+    alone.page.wait_for_url("**/table/*")
+    alone.page.wait_for_selector(".table-page[data-status='playing']")
+    assert alone.state()["table"]["players"][1]["kind"] == "bot"
+    for p in (first, second, alone):
+        no_errors(p)

@@ -1,0 +1,196 @@
+"""Helpers for the browser tests (tests/test_web.py): a real ``basra serve`` in a subprocess,
+Debian's chromium through Playwright, and a player wrapper that reads the table's
+websocket frames so a test knows the state the page was given and the plays it sent."""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import socket
+import subprocess
+import sys
+import time
+import urllib.request
+from collections.abc import Callable, Iterator
+from pathlib import Path
+from typing import Any
+
+from playwright.sync_api import Browser, BrowserContext, Page, WebSocket
+
+CHROMIUM = Path("/usr/bin/chromium")
+CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking",
+                 "--disable-component-update", "--disable-sync"]
+ROOT = Path(__file__).resolve().parent.parent
+SHOTS = ROOT / "test-output" / "screenshots"
+PHONE = {"width": 360, "height": 740}
+DESKTOP = {"width": 1280, "height": 800}
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port: int = s.getsockname()[1]
+        return port
+
+
+@contextlib.contextmanager
+def basra_server(data_dir: Path, *extra: str) -> Iterator[str]:
+    """``basra serve`` on a free loopback port with fast settings; yields its base URL."""
+    port = free_port()
+    log = (data_dir / "serve.log").open("wb")
+    command = [sys.executable, "-m", "basra", "serve", "--port", str(port),
+               "--data-dir", str(data_dir), "--seed-window", "1", "--bot-delay", "0.2",
+               "--grace", "1", "--bot-offer", "2", "--log-level", "warning", *extra]
+    process = subprocess.Popen(command, stdout=log, stderr=subprocess.STDOUT,
+                               stdin=subprocess.DEVNULL)
+    base = f"http://127.0.0.1:{port}"
+    try:
+        deadline = time.monotonic() + 60
+        while True:
+            if process.poll() is not None:
+                raise RuntimeError(f"basra serve exited: {(data_dir / 'serve.log').read_text()}")
+            try:
+                with urllib.request.urlopen(f"{base}/health", timeout=1) as answer:
+                    if answer.status == 200:
+                        break
+            except OSError:
+                pass
+            if time.monotonic() > deadline:
+                raise RuntimeError("basra serve did not start in 60 s")
+            time.sleep(0.1)
+        yield base
+    finally:
+        process.terminate()
+        try:
+            process.wait(15)
+        except subprocess.TimeoutExpired:
+            process.kill()
+            process.wait(5)
+        log.close()
+
+
+def shot(page: Page, name: str, *, full_page: bool = False) -> Path:
+    SHOTS.mkdir(parents=True, exist_ok=True)
+    path = SHOTS / f"{name}.png"
+    page.screenshot(path=str(path), full_page=full_page)
+    return path
+
+
+class Player:
+    """A browser context and page, with every websocket frame the page got and sent."""
+
+    def __init__(self, browser: Browser, base: str, *, viewport: dict[str, int] | None = None,
+                 locale: str = "en-US", reduced_motion: bool = False) -> None:
+        self.base = base
+        self.context: BrowserContext = browser.new_context(
+            viewport=viewport or DESKTOP, locale=locale,  # type: ignore[arg-type]
+            reduced_motion="reduce" if reduced_motion else "no-preference")
+        self.received: list[dict[str, Any]] = []
+        self.sent: list[dict[str, Any]] = []
+        self.errors: list[str] = []
+        self.breakdowns = 0
+        self.page = self.new_page()
+
+    def new_page(self) -> Page:
+        page = self.context.new_page()
+        page.on("websocket", self._socket)
+        page.on("pageerror", lambda exc: self.errors.append(f"pageerror: {exc}"))
+        page.on("console", lambda msg: self.errors.append(f"console: {msg.text}")
+                if msg.type == "error" or "i18n" in msg.text else None)
+        self.page = page
+        return page
+
+    def _socket(self, ws: WebSocket) -> None:
+        def got(payload: str | bytes) -> None:
+            with contextlib.suppress(ValueError):
+                self.received.append(json.loads(payload))
+
+        def sent(payload: str | bytes) -> None:
+            with contextlib.suppress(ValueError):
+                self.sent.append(json.loads(payload))
+
+        ws.on("framereceived", got)
+        ws.on("framesent", sent)
+
+    def close(self) -> None:
+        self.context.close()
+
+    # ---------------------------------------------------------------- lobby
+
+    def sign_in(self, nickname: str) -> None:
+        self.page.goto(self.base + "/")
+        self.page.fill("#nickname", nickname)
+        self.page.click(".name-form button[type=submit]")
+        self.page.wait_for_selector(".identity .nickname")
+
+    # ---------------------------------------------------------------- table
+
+    def state(self, version: int | None = None) -> dict[str, Any]:
+        """The latest state received (or the one with ``version``)."""
+        for _ in range(40):
+            for message in reversed(self.received):
+                if message.get("type") == "state" and (version is None
+                                                       or message["version"] == version):
+                    return message
+            self.page.wait_for_timeout(50)
+        raise AssertionError(f"no state{'' if version is None else f' {version}'} received")
+
+    def dataset(self) -> dict[str, str]:
+        data: dict[str, str] = self.page.evaluate(
+            "() => Object.assign({}, document.querySelector('.table-page')?.dataset || {})")
+        return data
+
+    def version(self) -> int:
+        return int(self.dataset().get("version", "0") or 0)
+
+    def wait(self, js: str, timeout: float = 30) -> None:
+        self.page.wait_for_function(js, timeout=timeout * 1000)
+
+    def wait_event(self, timeout: float = 30) -> str:
+        """Wait until it is this page's turn, a breakdown shows or the match is over."""
+        self.wait("""() => {
+            const t = document.querySelector('.table-page');
+            return t && (t.dataset.status === 'finished' || document.querySelector('.overlay-round')
+                         || (t.dataset.turn === 'mine' && document.querySelector('.hand.my-turn')));
+        }""", timeout)
+        data = self.dataset()
+        if data.get("status") == "finished":
+            return "finished"
+        # A breakdown shows a moment after its round ends (once the last play has moved),
+        # so a new round may already be this page's turn: the breakdown comes first.
+        results = len(self.state(int(data.get("version", "0")))["view"]["results"])
+        if self.page.locator(".overlay-round").count() or results > self.breakdowns:
+            self.page.wait_for_selector(".overlay-round", timeout=10000)
+            self.breakdowns = results
+            return "round-end"
+        return "turn"
+
+    def play_first(self, *, keyboard: bool = False,
+                   choose: Callable[[list[dict[str, Any]]], int] = lambda options: 0
+                   ) -> dict[str, Any]:
+        """Play the first card of the hand (by click, or by its number key); if it has
+        several takes, pick one. Returns the play message the page sent."""
+        version = self.version()
+        view = self.state(version)["view"]
+        card = view["hand"][0]
+        before = len(self.sent)
+        if keyboard:
+            self.page.keyboard.press("1")
+        else:
+            self.page.click(f".hand-card[data-card='{card}']")
+        options = [p for p in view["legal"] if p["card"] == card]
+        if len(options) > 1:
+            self.page.wait_for_selector(".choice-bar:not([hidden]) .choice-option")
+            index = choose(options)
+            if keyboard:
+                self.page.keyboard.press(str(index + 1))
+            else:
+                self.page.click(f".choice-option[data-option='{index}']")
+        self.wait(f"() => (document.querySelector('.table-page')?.dataset.version | 0) > {version}"
+                  " || document.querySelector('.table-page')?.dataset.status === 'finished'")
+        plays = [m for m in self.sent[before:] if m.get("type") == "play"]
+        assert len(plays) == 1, plays
+        play = plays[0]
+        assert play["version"] == version
+        assert {"card": play["card"], "take": play["take"]} in view["legal"]
+        return play
