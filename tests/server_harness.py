@@ -15,7 +15,6 @@ import asyncio
 import contextlib
 import copy
 import json
-import os
 import random
 import signal
 import socket
@@ -32,9 +31,6 @@ from typing import Any
 import httpx
 import pytest
 import uvicorn
-from sqlalchemy import text
-from sqlalchemy.ext.asyncio import create_async_engine
-from sqlalchemy.pool import NullPool
 from websockets.asyncio.client import ClientConnection, connect
 
 from basra.cards import NAMES, names_of, parse_card
@@ -44,8 +40,8 @@ from basra.records import MatchRecord, round_deck
 from basra.rules import find_variant
 from basra.server.app import create_app
 from basra.server.config import Settings
+from postgres_helpers import POSTGRES, drop_schema
 
-POSTGRES = os.environ.get("BASRA_TEST_POSTGRES", "postgresql+asyncpg://root@127.0.0.1:5432/test")
 BACKENDS = ("sqlite", "postgresql")
 FAST = {"seed_window_seconds": 0.0, "bot_delay_seconds": 0.0, "grace_seconds": 0.3,
         "clock_seconds": 30.0, "quick_match_bot_offer_seconds": 0.5}
@@ -81,15 +77,6 @@ class Backend:
         return args + (["--db", self.db_url] if self.db_url else [])
 
 
-async def drop_schema(schema: str) -> None:
-    engine = create_async_engine(POSTGRES, poolclass=NullPool)
-    try:
-        async with engine.begin() as connection:
-            await connection.execute(text(f'DROP SCHEMA IF EXISTS "{schema}" CASCADE'))
-    except OSError:  # the server is down: the test has failed already
-        pass
-    finally:
-        await engine.dispose()
 
 
 @contextlib.contextmanager

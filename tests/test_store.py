@@ -11,7 +11,6 @@ The tests are plain functions that run their scenario with :func:`asyncio.run`.
 from __future__ import annotations
 
 import asyncio
-import os
 import signal
 import subprocess
 import sys
@@ -27,8 +26,6 @@ from alembic.autogenerate import compare_metadata
 from alembic.migration import MigrationContext
 from sqlalchemy import event, text
 from sqlalchemy.engine import Connection
-from sqlalchemy.ext.asyncio import create_async_engine
-from sqlalchemy.pool import NullPool
 
 from basra.store import (
     DuplicatePlay,
@@ -41,8 +38,8 @@ from basra.store import (
     open_store,
 )
 from basra.store.schema import metadata
+from postgres_helpers import POSTGRES, drop_schema
 
-POSTGRES = os.environ.get("BASRA_TEST_POSTGRES", "postgresql+asyncpg://root@127.0.0.1:5432/test")
 BACKENDS = ("sqlite", "postgresql")
 T0 = datetime(2025, 3, 1, 12, 0, tzinfo=UTC)
 
@@ -69,15 +66,6 @@ def url(backend: str, tmp_path: Path) -> Iterator[str]:
     asyncio.run(drop_schema(schema))
 
 
-async def drop_schema(schema: str) -> None:
-    engine = create_async_engine(POSTGRES, poolclass=NullPool)
-    try:
-        async with engine.begin() as connection:
-            await connection.execute(text(f'DROP SCHEMA IF EXISTS "{schema}" CASCADE'))
-    except OSError:  # the server is down: the test has failed already
-        pass
-    finally:
-        await engine.dispose()
 
 
 def run(url: str | None, scenario: Scenario, data_dir: Path | None = None) -> None:
