@@ -25,6 +25,8 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import re
+import sqlite3
+import time
 from collections.abc import AsyncIterator, Iterable, Sequence
 from contextlib import AbstractAsyncContextManager, asynccontextmanager, nullcontext
 from datetime import UTC, datetime
@@ -110,8 +112,22 @@ def _sqlite_connect(dbapi_connection: Any, _record: Any) -> None:
     dbapi_connection.isolation_level = None
     cursor = dbapi_connection.cursor()
     for pragma in SQLITE_PRAGMAS:
-        cursor.execute(pragma)
+        _sqlite_pragma(cursor, pragma)
     cursor.close()
+
+
+def _sqlite_pragma(cursor: Any, pragma: str) -> None:
+    """Run a pragma, waiting while another connection holds the database: switching a new
+    database to WAL can answer "database is locked" at once, without the busy handler."""
+    deadline = time.monotonic() + SQLITE_BUSY_TIMEOUT_MS / 1000
+    while True:
+        try:
+            cursor.execute(pragma)
+            return
+        except sqlite3.OperationalError as error:
+            if "locked" not in str(error) or time.monotonic() > deadline:
+                raise
+            time.sleep(0.02)
 
 
 def _sqlite_begin(connection: Connection) -> None:
