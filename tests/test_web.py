@@ -392,65 +392,70 @@ def test_a_guest_plays_a_bot_to_the_end(players: list[Player], browser: Browser,
 
 def test_capture_choice_sends_the_chosen_take(players: list[Player], browser: Browser,
                                               server: str) -> None:
-    p = make(players, browser, server)
-    page = p.page
-    p.sign_in("Chooser")
-    # A random bot leaves more on the floor than a greedy one: choices come sooner.
-    page.check("input[name=level][value=random]")
-    page.click("#play-bot")
-    page.wait_for_url("**/table/*")
-    for _ in range(80):
-        event = p.wait_event()
-        if event == "round-end":
-            page.keyboard.press("Escape")
-            page.wait_for_selector(".overlay-round", state="detached")
-            continue
-        assert event == "turn"
-        version = p.version()
-        view = p.state(version)["view"]
-        by_card: dict[str, list[dict[str, Any]]] = {}
-        for play in view["legal"]:
-            by_card.setdefault(play["card"], []).append(play)
-        multi = next((c for c, options in by_card.items() if len(options) > 1), None)
-        if multi is None:
-            # Lay a card when one takes nothing, so the floor grows and choices appear.
-            lay = next((c for c, options in by_card.items() if options[0]["take"] == []),
-                       view["hand"][0])
+    # A choice comes up at random; play on, through new matches if need be, until one does.
+    for table_number in range(4):
+        p = make(players, browser, server)
+        page = p.page
+        p.sign_in(f"Chooser {table_number + 1}")
+        # A random bot leaves more on the floor than a greedy one: choices come sooner.
+        page.check("input[name=level][value=random]")
+        page.click("#play-bot")
+        page.wait_for_url("**/table/*")
+        for _ in range(400):
+            event = p.wait_event()
+            if event == "finished":
+                break
+            if event == "round-end":
+                page.keyboard.press("Escape")
+                page.wait_for_selector(".overlay-round", state="detached")
+                continue
+            assert event == "turn"
+            version = p.version()
+            view = p.state(version)["view"]
+            by_card: dict[str, list[dict[str, Any]]] = {}
+            for play in view["legal"]:
+                by_card.setdefault(play["card"], []).append(play)
+            multi = next((c for c, options in by_card.items() if len(options) > 1), None)
+            if multi is None:
+                # Lay a card when one takes nothing, so the floor grows and choices appear.
+                lay = next((c for c, options in by_card.items() if options[0]["take"] == []),
+                           view["hand"][0])
+                before = len(p.sent)
+                page.click(f".hand-card[data-card='{lay}']")
+                p.wait("() => (document.querySelector('.table-page').dataset.version | 0)"
+                       f" > {version}")
+                assert [m["card"] for m in p.sent[before:] if m["type"] == "play"] == [lay]
+                continue
+            options = by_card[multi]
             before = len(p.sent)
-            page.click(f".hand-card[data-card='{lay}']")
+            page.click(f".hand-card[data-card='{multi}']")
+            page.wait_for_selector(".choice-bar:not([hidden])")
+            assert page.locator(".choice-option").count() == len(options)
+            # Nothing is sent until a take is chosen.
+            assert [m for m in p.sent[before:] if m["type"] == "play"] == []
+            focused = page.eval_on_selector_all(".floor-card.opt-focus", CARDS_OF)
+            assert sorted(focused) == sorted(options[0]["take"])
+            page.hover(".choice-option[data-option='1']")
+            focused = page.eval_on_selector_all(".floor-card.opt-focus", CARDS_OF)
+            assert sorted(focused) == sorted(options[1]["take"])
+            page.wait_for_timeout(600)
+            shot(page, "choice-desktop")
+            page.set_viewport_size(PHONE)
+            page.wait_for_timeout(250)
+            shot(page, "choice-phone")
+            page.set_viewport_size(DESKTOP)
+            # A number beyond the options does nothing; the second option plays.
+            page.keyboard.press("9")
+            page.click(".choice-option[data-option='1']")
             p.wait(f"() => (document.querySelector('.table-page').dataset.version | 0) > {version}")
-            assert [m["card"] for m in p.sent[before:] if m["type"] == "play"] == [lay]
-            continue
-        options = by_card[multi]
-        before = len(p.sent)
-        page.click(f".hand-card[data-card='{multi}']")
-        page.wait_for_selector(".choice-bar:not([hidden])")
-        assert page.locator(".choice-option").count() == len(options)
-        # Nothing is sent until a take is chosen.
-        assert [m for m in p.sent[before:] if m["type"] == "play"] == []
-        focused = page.eval_on_selector_all(".floor-card.opt-focus", CARDS_OF)
-        assert sorted(focused) == sorted(options[0]["take"])
-        page.hover(".choice-option[data-option='1']")
-        focused = page.eval_on_selector_all(".floor-card.opt-focus", CARDS_OF)
-        assert sorted(focused) == sorted(options[1]["take"])
-        page.wait_for_timeout(600)
-        shot(page, "choice-desktop")
-        page.set_viewport_size(PHONE)
-        page.wait_for_timeout(250)
-        shot(page, "choice-phone")
-        page.set_viewport_size(DESKTOP)
-        # A number beyond the options does nothing; the second option plays.
-        page.keyboard.press("9")
-        page.click(".choice-option[data-option='1']")
-        p.wait(f"() => (document.querySelector('.table-page').dataset.version | 0) > {version}")
-        sent = [m for m in p.sent[before:] if m["type"] == "play"]
-        assert sent == [{"type": "play", "version": version, "card": multi,
-                         "take": options[1]["take"]}]
-        played = p.state(version + 1)["view"]["plays"][-1]
-        assert played["card"] == multi and sorted(played["take"]) == sorted(options[1]["take"])
-        no_errors(p)
-        return
-    pytest.fail("no capture choice came up in 80 turns")
+            sent = [m for m in p.sent[before:] if m["type"] == "play"]
+            assert sent == [{"type": "play", "version": version, "card": multi,
+                             "take": options[1]["take"]}]
+            played = p.state(version + 1)["view"]["plays"][-1]
+            assert played["card"] == multi and sorted(played["take"]) == sorted(options[1]["take"])
+            no_errors(p)
+            return
+    pytest.fail("no capture choice came up in four matches")
 
 
 def test_two_players_through_an_invite_link(players: list[Player], browser: Browser,
