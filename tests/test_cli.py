@@ -6,6 +6,7 @@ import argparse
 import copy
 import io
 import json
+import random
 import re
 import subprocess
 import sys
@@ -18,7 +19,10 @@ import pytest
 from basra import cli
 from basra.cards import NAMES
 from basra.cli import main
-from basra.shuffle import commitment
+from basra.engine import legal_match_plays, new_match, play, start_round
+from basra.records import Fairness, RecordBuilder, dumps
+from basra.rules import find_variant
+from basra.shuffle import commitment, seat_part
 
 DATA = Path(__file__).parent / "data"
 EGYPTIAN = DATA / "egyptian-2p.json"
@@ -399,6 +403,91 @@ def test_verify_without_fairness_data(capsys: pytest.CaptureFixture[str],
                                     "round 3: fair"]
 
 
+# --------------------------------------------------------------------------- seat parts
+
+SEED_1 = "00" * 31 + "01"
+BOT_PART_1 = "8dcc8d99a2ec07c3"
+"""FAIRNESS.md's vector: part(seat 1), nonce 1, for the server seed 00..01."""
+
+
+def one_round(tmp_path: Path, client_seed: str,
+              players: tuple[str, ...] = ("amira", "bot:hard")) -> str:
+    """A whole egyptian round on the server seed 00..01 and ``client_seed``, every play a
+    random legal one: a record that replays legally whatever its seat parts are."""
+    rules = find_variant("egyptian")
+    fair = Fairness.from_seeds(SEED_1, client_seed, 1)
+    builder = RecordBuilder(rules, players)
+    builder.start_round(deck=fair.deck(), fairness=fair)
+    match = start_round(new_match(rules, 2), fair.deck())
+    rng = random.Random(client_seed)
+    while match.in_round:
+        assert match.round is not None
+        seat = match.round.turn
+        move = rng.choice(legal_match_plays(match))
+        builder.add_play(move, seat)
+        match = play(match, move, seat)
+    return write(tmp_path, dumps(builder.build()))
+
+
+def test_the_vector_part_is_the_derived_one() -> None:
+    assert seat_part(SEED_1, 1, 1) == BOT_PART_1
+
+
+def test_verify_refuses_a_bot_part_the_server_picked(capsys: pytest.CaptureFixture[str],
+                                                     tmp_path: Path) -> None:
+    path = one_round(tmp_path, "amira|abc")
+    assert run(capsys, "replay", "--json", path)[0] == 0  # legal: replay makes no check 3
+    assert run(capsys, "verify", path) == (
+        1, "", "round 1: not fair: seat 1 (bot:hard) has client seed part 'abc', but a bot's "
+               f"part must be {BOT_PART_1} (derived from the server seed)\n")
+
+
+def test_verify_accepts_the_derived_bot_part_and_any_persons_part(
+        capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    for mine in ("amira", "ünïcødé ✓ with spaces", "x" * 200, BOT_PART_1):
+        path = one_round(tmp_path, f"{mine}|{BOT_PART_1}")
+        assert run(capsys, "verify", path) == (0, "round 1: fair\n", "")
+    two_people = one_round(tmp_path, "anything|at all", players=("amira", "nour"))
+    assert run(capsys, "verify", two_people) == (0, "round 1: fair\n", "")
+
+
+def test_verify_a_tampered_bot_part_in_an_example(capsys: pytest.CaptureFixture[str],
+                                                  tmp_path: Path) -> None:
+    data = load(LEBANESE)
+    fairness = round_of(data, 2)["fairness"]
+    derived = seat_part(fairness["server_seed"], 2, 2)
+    assert fairness["client_seed"] == f"rami-seed|nour-seed|{derived}"
+    fairness["client_seed"] = "rami-seed|nour-seed|0123456789abcdef"
+    assert run(capsys, "verify", write(tmp_path, data)) == (
+        1, "round 1: fair\n",
+        "round 2: not fair: seat 2 (bot:greedy) has client seed part '0123456789abcdef', but "
+        f"a bot's part must be {derived} (derived from the server seed)\n")
+
+
+@pytest.mark.parametrize(("client", "count"), [("rami-seed|nour-seed", "2 parts"),
+                                               ("rami-seed", "1 part"),
+                                               ("a|b|c|d", "4 parts")])
+def test_verify_wants_one_part_per_seat(capsys: pytest.CaptureFixture[str], tmp_path: Path,
+                                        client: str, count: str) -> None:
+    data = load(LEBANESE)
+    round_of(data, 1)["fairness"]["client_seed"] = client
+    assert run(capsys, "verify", write(tmp_path, data)) == (
+        1, "", f"round 1: not fair: the client seed has {count}, but the match has 3 seats\n")
+
+
+def test_the_example_records_bot_parts_are_derived() -> None:
+    for path in (EGYPTIAN, LEBANESE):
+        data = load(path)
+        bots = [s for s, name in enumerate(data["players"]) if name.startswith("bot:")]
+        assert bots
+        for rnd in data["rounds"]:
+            fairness = rnd["fairness"]
+            parts = fairness["client_seed"].split("|")
+            assert len(parts) == len(data["players"])
+            for seat in bots:
+                assert parts[seat] == seat_part(fairness["server_seed"], fairness["nonce"], seat)
+
+
 # --------------------------------------------------------------------------- processes
 
 
@@ -421,6 +510,18 @@ def test_the_command_runs_as_a_process() -> None:
     done = basra("shuffle", "--server-seed", "1", "--client-seed", "", "--nonce", "1")
     assert (done.returncode, done.stdout) == (2, b"")
     assert done.stderr.count(b"\n") == 1 and b"Traceback" not in done.stderr
+
+
+def test_verify_runs_as_a_process(tmp_path: Path) -> None:
+    done = basra("verify", "-", stdin=LEBANESE.read_bytes())
+    assert (done.returncode, done.stdout, done.stderr) == (
+        0, b"round 1: fair\nround 2: fair\n", b"")
+    unfair = Path(one_round(tmp_path, "amira|abc")).read_bytes()
+    done = basra("verify", "-", stdin=unfair)
+    assert (done.returncode, done.stdout) == (1, b"")
+    assert done.stderr == (f"round 1: not fair: seat 1 (bot:hard) has client seed part 'abc', "
+                           f"but a bot's part must be {BOT_PART_1} (derived from the server "
+                           "seed)\n").encode()
 
 
 # --------------------------------------------------------------------------- bench

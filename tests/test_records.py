@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import random
+from collections.abc import Callable, Sequence
 from dataclasses import replace
 from pathlib import Path
 
@@ -24,11 +25,12 @@ from basra.records import (
     replay,
     replay_json,
     round_deck,
+    seat_parts_problem,
     to_json,
     verify,
 )
 from basra.rules import find_variant
-from basra.shuffle import commitment, shuffled_deck
+from basra.shuffle import commitment, seat_part, shuffled_deck
 
 DATA = Path(__file__).parent / "data"
 EXAMPLES = ("egyptian-2p", "serbian-4t", "lebanese-3p-partial")
@@ -45,18 +47,33 @@ def server_seed(rng: random.Random) -> str:
     return f"{rng.getrandbits(256):064x}"
 
 
+def honest_client_seed(players: Sequence[str], seed: str, nonce: int,
+                       rng: random.Random) -> str:
+    """A client seed as FAIRNESS.md's "Seat parts" make it: a person's part is their own
+    (here a random text), a bot's part is derived from the server seed."""
+    return "|".join(seat_part(seed, nonce, s) if name.startswith("bot:") else f"c{rng.random()}"
+                    for s, name in enumerate(players))
+
+
 def random_match(variant: str, seats: int, teams: bool, seed: int, *, fair: bool = False,
-                 rounds: int | None = None) -> tuple[Match, MatchRecord]:
+                 rounds: int | None = None, players: Sequence[str] | None = None,
+                 client_seed: Callable[[str, int], str] | None = None,
+                 ) -> tuple[Match, MatchRecord]:
     """Play random legal plays until the match is decided (or ``rounds`` rounds are
-    started), building a record alongside. With ``fair`` every deck comes from seeds."""
+    started), building a record alongside. With ``fair`` every deck comes from seeds, and
+    the client seed from ``client_seed(server_seed, nonce)`` (by default an honest one)."""
     rng = random.Random(seed)
     rules = find_variant(variant)
-    builder = RecordBuilder(variant, [f"p{s}" for s in range(seats)], teams)
+    names = list(players) if players is not None else [f"p{s}" for s in range(seats)]
+    builder = RecordBuilder(variant, names, teams)
     match = new_match(rules, seats, teams)
     while not match.over and (rounds is None or match.rounds_started < rounds):
         if fair:
-            fairness = Fairness.from_seeds(server_seed(rng), f"c{rng.random()}",
-                                           match.rounds_started + 1)
+            nonce = match.rounds_started + 1
+            seed_of_round = server_seed(rng)
+            client = (client_seed(seed_of_round, nonce) if client_seed is not None
+                      else honest_client_seed(names, seed_of_round, nonce, rng))
+            fairness = Fairness.from_seeds(seed_of_round, client, nonce)
             deck = fairness.deck()
             builder.start_round(deck if rng.random() < 0.5 else None, fairness)
         else:
@@ -353,3 +370,148 @@ def test_a_record_built_by_hand_is_checked_too() -> None:
     short = MatchRecord("egyptian", ("a", "b"), False, (RoundRecord(deck=(1, 2, 3)),))
     with pytest.raises(RecordError, match=r"^round 1: deck has 3 cards, not 52 \(missing AC "):
         replay(short)
+
+
+# --------------------------------------------------------------------------- seat parts
+
+
+BOTS = ("amira", "bot:hard", "nour", "bot:easy")
+
+
+def test_a_record_with_bots_whose_parts_are_derived_verifies() -> None:
+    _, record = random_match("lebanese", 4, False, 12, fair=True, rounds=3, players=BOTS)
+    outcome = verify(parse_record(dumps(record)))
+    assert outcome.ok, outcome.failure
+    assert outcome.lines == ("round 1: fair", "round 2: fair", "round 3: fair")
+    for number, rnd in enumerate(record.rounds, 1):
+        assert rnd.fairness is not None
+        parts = rnd.fairness.client_seed.split("|")
+        assert parts[1] == seat_part(rnd.fairness.server_seed, number, 1)
+        assert parts[3] == seat_part(rnd.fairness.server_seed, number, 3)
+
+
+def tampered_bot(seed: str, nonce: int) -> str:
+    """A client seed whose bot part in round 2 is picked freely ('abc'), not derived."""
+    bot = "abc" if nonce == 2 else seat_part(seed, nonce, 1)
+    return f"amira-{nonce}|{bot}"
+
+
+def test_a_bot_part_picked_freely_is_not_fair_but_replays() -> None:
+    # Every deck follows from its seeds and every play is legal: only check 3 can tell.
+    _, record = random_match("egyptian", 2, False, 13, fair=True, rounds=3,
+                             players=("amira", "bot:hard"), client_seed=tampered_bot)
+    record = replace(record, rounds=tuple(replace(r, deck=round_deck(r)) for r in record.rounds))
+    second = record.rounds[1].fairness
+    assert second is not None
+    derived = seat_part(second.server_seed, 2, 1)
+    outcome = verify(parse_record(dumps(record)))
+    assert outcome.lines == ("round 1: fair",)
+    assert outcome.failure == (
+        f"round 2: not fair: seat 1 (bot:hard) has client seed part 'abc', but a bot's part "
+        f"must be {derived} (derived from the server seed)")
+    assert len(replay(record).match.results) == 3  # replay checks legality only
+
+
+@pytest.mark.parametrize(("bot_part", "why"), [
+    pytest.param(lambda seed, nonce: seat_part(seed, nonce + 1, 0), "another round's part",
+                 id="other-round"),
+    pytest.param(lambda seed, nonce: seat_part(seed, nonce, 1), "another seat's part",
+                 id="other-seat"),
+    pytest.param(lambda seed, nonce: seat_part(seed, nonce, 0).upper(), "upper case",
+                 id="upper-case"),
+    pytest.param(lambda seed, nonce: seat_part(seed, nonce, 0) + " ", "a trailing space",
+                 id="trailing-space"),
+    pytest.param(lambda seed, nonce: "", "empty", id="empty"),
+])
+def test_a_bot_part_must_be_exactly_the_derived_one(
+        bot_part: Callable[[str, int], str], why: str) -> None:
+    _, record = random_match("egyptian", 2, False, 14, fair=True, rounds=1,
+                             players=("bot:random", "amira"),
+                             client_seed=lambda seed, nonce: f"{bot_part(seed, nonce)}|mine")
+    failure = verify(record).failure
+    assert failure is not None, why
+    assert failure.startswith("round 1: not fair: seat 0 (bot:random) has client seed part ")
+    assert failure.endswith(" (derived from the server seed)")
+    assert "\n" not in failure
+
+
+def test_a_long_bot_part_is_cut_in_the_message() -> None:
+    fair = Fairness.from_seeds("00" * 31 + "01", "me|" + "z" * 200, 1)
+    problem = seat_parts_problem(("me", "bot:hard"), fair)
+    assert problem is not None
+    assert f"part '{'z' * 64}…', but" in problem
+    evil = Fairness.from_seeds("00" * 31 + "01", "me|a\nb", 1)
+    assert "part 'a\\nb', but" in (seat_parts_problem(("me", "bot:x"), evil) or "")
+
+
+@pytest.mark.parametrize(("client", "count"), [
+    ("alice|bob|carol", "3 parts"),
+    ("alice", "1 part"),
+    ("", "1 part"),
+])
+def test_the_client_seed_needs_one_part_per_seat(client: str, count: str) -> None:
+    _, record = random_match("egyptian", 2, False, 15, fair=True, rounds=2,
+                             client_seed=lambda seed, nonce: client)
+    outcome = verify(record)
+    assert outcome.lines == ()
+    assert outcome.failure == (
+        f"round 1: not fair: the client seed has {count}, but the match has 2 seats")
+    replay(record)  # legal all the same
+
+
+def test_a_later_round_with_the_wrong_number_of_parts() -> None:
+    _, record = random_match("lebanese", 3, False, 16, fair=True, rounds=2,
+                             players=("a", "b", "bot:medium"),
+                             client_seed=lambda seed, nonce: (
+                                 f"a|b|{seat_part(seed, 1, 2)}" if nonce == 1 else "a|b|c|d"))
+    outcome = verify(record)
+    assert outcome.lines == ("round 1: fair",)
+    assert outcome.failure == (
+        "round 2: not fair: the client seed has 4 parts, but the match has 3 seats")
+
+
+@pytest.mark.parametrize("mine", ["", " ", "ünïcødé ✓", "x" * 200, "bot", "8dcc8d99a2ec07c3",
+                                  "amira.0123456789abcdef", "{\"json\": 1}"])
+def test_a_persons_part_is_free_text(mine: str) -> None:
+    _, record = random_match("egyptian", 2, False, 17, fair=True, rounds=2,
+                             players=("bot:medium", "amira"),
+                             client_seed=lambda seed, nonce: f"{seat_part(seed, nonce, 0)}|{mine}")
+    outcome = verify(parse_record(dumps(record)))
+    assert outcome.ok, outcome.failure
+    assert outcome.lines == ("round 1: fair", "round 2: fair")
+
+
+def test_only_a_name_starting_with_bot_colon_is_a_bot() -> None:
+    fair = Fairness.from_seeds("00" * 31 + "01", "x|y|z|w", 1)
+    assert seat_parts_problem(("bot", "Bot:hard", "robot:x", "bots"), fair) is None
+    assert seat_parts_problem(("a", "bot:", "c", "d"), fair) is not None
+
+
+def test_rounds_with_a_deck_only_are_not_checked_for_parts() -> None:
+    _, fair = random_match("egyptian", 2, False, 18, fair=True, rounds=2,
+                           players=("amira", "bot:hard"))
+    # Round 1 gives only its deck (with no fairness data its client seed is unknown).
+    first = replace(fair.rounds[0], fairness=None, deck=round_deck(fair.rounds[0]))
+    record = replace(fair, rounds=(first, fair.rounds[1]))
+    outcome = verify(parse_record(dumps(record)))
+    assert outcome.ok, outcome.failure
+    assert outcome.lines == ("round 1: no fairness data", "round 2: fair")
+    # A record whose every round gives a deck only is replayed as before and not verified.
+    _, bare = random_match("egyptian", 2, False, 18, rounds=2, players=("amira", "bot:hard"))
+    assert replay(bare).match.rounds_started == 2
+    assert verify(bare).failure == "record: no round carries fairness data"
+
+
+def test_the_parts_check_comes_after_the_commitment_and_the_deck() -> None:
+    _, record = random_match("egyptian", 2, False, 19, fair=True, rounds=1,
+                             players=("amira", "bot:hard"),
+                             client_seed=lambda seed, nonce: "amira|abc")
+    first = record.rounds[0]
+    assert first.fairness is not None
+    forged = replace(first.fairness, commitment=commitment("ab" * 32))
+    assert verify(with_round(record, 0, replace(first, fairness=forged))).failure == (
+        "round 1: not fair: commitment does not match the server seed")
+    deck = list(round_deck(first))
+    deck[0], deck[1] = deck[1], deck[0]
+    failure = verify(with_round(record, 0, replace(first, deck=tuple(deck)))).failure
+    assert failure is not None and "deck does not follow from the seeds" in failure

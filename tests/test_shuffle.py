@@ -12,7 +12,17 @@ from basra.cards import NAMES
 from basra.engine import deal_round
 from basra.errors import BasraError, FairnessError
 from basra.rules import find_variant
-from basra.shuffle import commitment, new_server_seed, shuffled_deck, verify_commitment
+from basra.shuffle import (
+    MAX_PART_BYTES,
+    OWN_TEXT_BYTES,
+    commitment,
+    fresh_part,
+    new_server_seed,
+    part_problem,
+    seat_part,
+    shuffled_deck,
+    verify_commitment,
+)
 from conftest import M, names
 
 SEED_1 = "0000000000000000000000000000000000000000000000000000000000000001"
@@ -175,3 +185,97 @@ def test_client_seed_over_256_bytes_raises_fairness_error():
 def test_fairness_error_is_a_basra_error():
     with pytest.raises(BasraError):
         shuffled_deck("nope", "", 1)
+
+
+# ---------------------------------------------------------------- seat parts
+
+SEAT_PART_VECTORS = [  # FAIRNESS.md, "Vectors": (server seed, nonce, seat, part)
+    (SEED_1, 1, 0, "325044ddfe5478f0"),
+    (SEED_1, 1, 1, "8dcc8d99a2ec07c3"),
+    (SEED_1, 2, 1, "7d9082400dc4c67d"),
+    (SEED_1, 3, 3, "f102c21bed08b872"),
+    (SEED_F, 1, 1, "5706e4a2b583475d"),
+]
+
+
+def reference_seat_part(server_seed: str, nonce: int, seat: int) -> str:
+    """FAIRNESS.md's part(seat), written again from the page."""
+    msg = ("basra-seat-seed-v1|" + str(nonce) + "|" + str(seat)).encode()
+    return hmac.new(bytes.fromhex(server_seed), msg, hashlib.sha256).hexdigest()[:16]
+
+
+@pytest.mark.parametrize(("seed", "nonce", "seat", "part"), SEAT_PART_VECTORS,
+                         ids=[f"{s[:2]}-nonce{n}-seat{t}" for s, n, t, _ in SEAT_PART_VECTORS])
+def test_seat_part_vectors(seed: str, nonce: int, seat: int, part: str) -> None:
+    assert seat_part(seed, nonce, seat) == part
+    assert reference_seat_part(seed, nonce, seat) == part
+
+
+def test_seat_part_matches_the_page_on_random_inputs() -> None:
+    rng = random.Random(7)
+    for _ in range(40):
+        seed, nonce, seat = rng.randbytes(32).hex(), rng.randint(1, 500), rng.randint(0, 3)
+        assert seat_part(seed, nonce, seat) == reference_seat_part(seed, nonce, seat)
+        assert seat_part(seed.upper(), nonce, seat) == seat_part(seed, nonce, seat)
+
+
+def test_seat_parts_differ_by_seed_round_and_seat() -> None:
+    parts = {seat_part(seed, nonce, seat) for seed in (SEED_1, SEED_F, SEED_19)
+             for nonce in (1, 2, 3) for seat in range(4)}
+    assert len(parts) == 36
+    assert all(len(p) == 16 and set(p) <= set("0123456789abcdef") for p in parts)
+    assert part_problem(seat_part(SEED_1, 1, 0)) is None
+
+
+def test_seat_part_refuses_a_bad_seed_or_nonce() -> None:
+    with pytest.raises(FairnessError):
+        seat_part("01", 1, 0)
+    with pytest.raises(FairnessError):
+        seat_part(SEED_1, 0, 0)
+
+
+@pytest.mark.parametrize(("part", "problem"), [
+    ("", "a client seed may not be empty"),
+    ("x" * (MAX_PART_BYTES + 1), f"a client seed may be at most {MAX_PART_BYTES} bytes"),
+    ("é" * 31, f"a client seed may be at most {MAX_PART_BYTES} bytes"),  # 62 bytes
+    ("a|b", "a client seed may not contain '|'"),
+    ("tab\there", "a client seed may not contain control characters"),
+    ("new\nline", "a client seed may not contain control characters"),
+    ("del\x7f", "a client seed may not contain control characters"),
+    ("c1\x85", "a client seed may not contain control characters"),
+    ("\ud800", "a client seed must be valid Unicode text"),
+    (42, "a client seed must be text"),
+])
+def test_part_problem_names_what_is_wrong(part: object, problem: str) -> None:
+    assert part_problem(part) == problem
+
+
+@pytest.mark.parametrize("part", ["a", "x" * MAX_PART_BYTES, "é" * 30, "ünïcødé ✓ with spaces",
+                                  "amira.0123456789abcdef", "{\"json\": 1}"])
+def test_part_problem_accepts_a_part(part: str) -> None:
+    assert part_problem(part) is None
+
+
+def test_a_fresh_part_without_own_text_is_16_random_bytes() -> None:
+    parts = {fresh_part() for _ in range(20)}
+    assert len(parts) == 20
+    for part in parts:
+        assert len(part) == 32 and set(part) <= set("0123456789abcdef")
+        assert part_problem(part) is None
+
+
+@pytest.mark.parametrize("own", ["amira", "x" * OWN_TEXT_BYTES, "x" * 300, "é" * 30,
+                                 "ab" + "€" * 20, "🂡" * 20])
+def test_a_fresh_part_is_the_own_text_cut_then_8_random_bytes(own: str) -> None:
+    part = fresh_part(own)
+    text, dot, noise = part.rpartition(".")
+    assert dot == "." and len(noise) == 16 and set(noise) <= set("0123456789abcdef")
+    assert own.startswith(text) and text
+    raw = text.encode("utf-8")
+    assert len(raw) <= OWN_TEXT_BYTES
+    if len(own.encode("utf-8")) > OWN_TEXT_BYTES:  # cut at a character boundary, no shorter
+        assert len(raw) + len(own[len(text)].encode("utf-8")) > OWN_TEXT_BYTES
+    else:
+        assert text == own
+    assert part_problem(part) is None
+    assert fresh_part(own) != part

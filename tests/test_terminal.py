@@ -16,9 +16,11 @@ from basra.captures import takes
 from basra.cards import NAMES, mask_of, parse_card
 from basra.records import parse_record, replay, replay_json, verify
 from basra.rules import find_variant
-from basra.terminal import build_parser, card_label, card_text, main, rules_help
+from basra.shuffle import OWN_TEXT_BYTES, seat_part
+from basra.terminal import PARTS_EXPLAINED, build_parser, card_label, card_text, main, rules_help
 
 MAX_PROMPTS = 3000
+HEX = frozenset("0123456789abcdef")
 
 
 class Screen:
@@ -68,7 +70,7 @@ class Screen:
 
 
 def default_policy(screen: Screen, prompt: str) -> str:
-    if prompt.startswith("Your client seed"):
+    if prompt.startswith("Your client seed text"):
         return ""
     if prompt.startswith(("Your play", "Which take?")):
         return "1"
@@ -108,15 +110,42 @@ def saved_record(screen: Screen, folder: Path) -> Path:
 
 
 def check_record(path: Path) -> tuple[dict[str, object], int]:
-    """The replayed record's --json summary and its number of rounds; it must verify fair."""
+    """The replayed record's --json summary and its number of rounds; it must verify fair
+    (FAIRNESS.md's check 3 included: each bot's part is the derived one), and the person's
+    part is never the same in two rounds."""
     record = parse_record(path.read_bytes())
     outcome = verify(record)
     assert outcome.ok, outcome.failure
     assert outcome.lines == tuple(f"round {i}: fair" for i in range(1, len(record.rounds) + 1))
+    mine = []
     for number, rnd in enumerate(record.rounds, 1):
         assert rnd.fairness is not None and rnd.fairness.nonce == number
         assert rnd.deck is not None
+        parts = rnd.fairness.client_seed.split("|")
+        assert len(parts) == len(record.players)
+        assert parts[1:] == [seat_part(rnd.fairness.server_seed, number, seat)
+                             for seat in range(1, len(parts))]
+        mine.append(parts[0])
+    assert len(set(mine)) == len(mine)
     return dict(replay_json(replay(record))), len(record.rounds)
+
+
+def flat(text: str) -> str:
+    """The screen's words with single spaces (rich wraps long lines at 100 columns)."""
+    return " ".join(text.split())
+
+
+def my_parts(path: Path) -> list[str]:
+    """The person's part (seat 0) of every round's client seed in a saved record."""
+    record = parse_record(path.read_bytes())
+    return [r.fairness.client_seed.split("|")[0] for r in record.rounds if r.fairness]
+
+
+def text_and_noise(part: str) -> tuple[str, str]:
+    """A part made of the person's own text: (the text, the 16 hex digits after its '.')."""
+    text, dot, noise = part.rpartition(".")
+    assert dot and len(noise) == 16 and set(noise) <= HEX, part
+    return text, noise
 
 
 # --------------------------------------------------------------------------- whole matches
@@ -144,13 +173,16 @@ def test_whole_match_against_the_random_bot(tmp_path: Path) -> None:
     assert record.players == ("amira", "bot:random")
     for number, rnd in enumerate(record.rounds, 1):
         assert rnd.fairness is not None
-        assert rnd.fairness.client_seed.startswith("amira-7f3a|")
+        assert text_and_noise(my_parts(saved_record(screen, tmp_path))[number - 1])[0] == (
+            "amira-7f3a")
         committed = text.index(f"Round {number} commitment: {rnd.fairness.commitment}")
+        seeded = text.index(f"Round {number} client seed: {rnd.fairness.client_seed}")
         dealt = text.index(f"───── Round {number} ─────")
         revealed = text.index(f"Round {number} server seed: {rnd.fairness.server_seed}")
-        assert committed < dealt < revealed
+        assert committed < seeded < dealt < revealed
         assert f"Round {number} scoring" in text
-    assert "NOT provably fair" in text
+    assert flat(text).count(PARTS_EXPLAINED) == 1
+    assert "NOT provably fair" in flat(text)
     # The person played every other card: 24 plays a round, two players.
     assert screen.count("Your play") == 24 * rounds
     # Each play is announced; each round's leftover floor is given away.
@@ -456,8 +488,10 @@ def test_a_new_client_seed_between_rounds(tmp_path: Path) -> None:
     def policy(screen: Screen, prompt: str) -> str:
         if prompt.startswith("Enter: deal round"):
             n = screen.count("Enter: deal round")
-            return {1: "what", 2: "seed a|b", 3: "seed fresh-start", 4: ""}[n]
-        if prompt.startswith("Your play") and "───── Round 2 ─────" in screen.text:
+            answers = {1: "what", 2: "seed a|b", 3: "seed", 4: "seed fresh-start", 5: "help",
+                       6: "", 7: "seed " + "é" * 40, 8: ""}
+            return answers[n]
+        if prompt.startswith("Your play") and "───── Round 3 ─────" in screen.text:
             raise EOFError
         return default_policy(screen, prompt)
 
@@ -466,10 +500,15 @@ def test_a_new_client_seed_between_rounds(tmp_path: Path) -> None:
                       "--save", str(tmp_path)) == 0
     text = screen.text
     assert "'what' is not understood" in text
-    assert "may not hold '|'" in text
-    record = parse_record(saved_record(screen, tmp_path).read_bytes())
-    seeds = [r.fairness.client_seed.split("|")[0] for r in record.rounds if r.fairness]
-    assert seeds == ["first", "fresh-start"]
+    assert "A client seed may not contain '|'." in text
+    assert flat(text).count(PARTS_EXPLAINED) == 2  # at the start, and after help
+    assert "Your client seed text: none (your part is 16 random bytes, new each round)" in text
+    assert f"Only the first {OWN_TEXT_BYTES} bytes of your text are used." in text
+    parts = my_parts(saved_record(screen, tmp_path))
+    assert len(parts) == 3
+    assert text_and_noise(parts[0])[0] == "first"
+    assert text_and_noise(parts[1])[0] == "fresh-start"
+    assert text_and_noise(parts[2])[0] == "é" * 21  # 42 bytes: a character is not cut
     check_record(saved_record(screen, tmp_path))
 
 
@@ -482,9 +521,47 @@ def test_seed_makes_the_match_reproducible(tmp_path: Path) -> None:
         folder = tmp_path / run
         screen = Screen(eof_after(8))
         assert screen.run("--bot", "easy", "--seed", "12", "--save", str(folder)) == 0
+        assert "your random parts come from the seed" in flat(screen.text)
         record = parse_record(saved_record(screen, folder).read_bytes())
         decks.append(record.to_json()["rounds"])
     assert decks[0] == decks[1]
+
+
+def two_rounds(screen: Screen, prompt: str) -> str:
+    if prompt.startswith("Enter: deal round 3"):
+        return "quit"
+    return default_policy(screen, prompt)
+
+
+@pytest.mark.parametrize("own", [[], ["--client-seed", "amira"]], ids=["random", "own-text"])
+def test_with_seed_my_parts_come_from_the_seed_and_the_round(tmp_path: Path,
+                                                             own: list[str]) -> None:
+    runs = []
+    for run, seed in (("a", "21"), ("b", "21"), ("c", "22")):
+        folder = tmp_path / run
+        screen = Screen(two_rounds)
+        assert screen.run("--bot", "random", "--seed", seed, *own, "--save", str(folder)) == 0
+        check_record(saved_record(screen, folder))
+        runs.append(my_parts(saved_record(screen, folder)))
+    assert runs[0] == runs[1] != runs[2]
+    for parts in runs:
+        assert len(parts) == 2 and parts[0] != parts[1]
+        if own:
+            assert [text_and_noise(p)[0] for p in parts] == ["amira", "amira"]
+        else:
+            assert all(len(p) == 32 and set(p) <= HEX for p in parts)
+
+
+def test_bots_parts_are_derived_and_mine_is_fresh_every_round(tmp_path: Path) -> None:
+    screen = Screen(two_rounds)
+    assert screen.run("--players", "4", "--bot", "random", "--client-seed", "me",
+                      "--save", str(tmp_path)) == 0
+    check_record(saved_record(screen, tmp_path))  # the bots' parts are the derived ones
+    parts = my_parts(saved_record(screen, tmp_path))
+    assert len(parts) == 2
+    noise = [text_and_noise(p) for p in parts]
+    assert noise[0][0] == noise[1][0] == "me" and noise[0][1] != noise[1][1]
+    assert flat(screen.text).count(PARTS_EXPLAINED) == 1
 
 
 def test_without_seed_every_round_has_a_fresh_server_seed(tmp_path: Path) -> None:
@@ -499,22 +576,33 @@ def test_without_seed_every_round_has_a_fresh_server_seed(tmp_path: Path) -> Non
         assert fairness is not None
         seeds.append((fairness.server_seed, fairness.client_seed.split("|")[0]))
     assert seeds[0][0] != seeds[1][0]
-    assert seeds[0][1] != seeds[1][1]  # Enter: a random client seed
+    assert seeds[0][1] != seeds[1][1]  # Enter: no text, so the part is 16 random bytes
+    assert all(len(part) == 32 and set(part) <= HEX for _, part in seeds)
 
 
 def test_the_typed_client_seed_is_used(tmp_path: Path) -> None:
     def policy(screen: Screen, prompt: str) -> str:
-        if prompt.startswith("Your client seed"):
-            return {1: "x|y", 2: "x" * 300, 3: "mine"}[screen.count("Your client seed")]
+        if prompt.startswith("Your client seed text"):
+            return {1: "x|y", 2: "a\x07b", 3: "help", 4: "x" * 300}[
+                screen.count("Your client seed text")]
         return eof_after(1)(screen, prompt)
 
     screen = Screen(policy)
     assert screen.run("--bot", "random", "--save", str(tmp_path)) == 0
-    assert "may not hold '|'" in screen.text and "too long" in screen.text
+    text = screen.text
+    assert "A client seed may not contain '|'." in text
+    assert "A client seed may not contain control characters." in text
+    assert "8 fresh random bytes, made after you see the round's commitment" in text
+    assert f"Only the first {OWN_TEXT_BYTES} bytes of your text are used." in text
+    assert f"Your client seed text: {'x' * OWN_TEXT_BYTES} (8 random bytes, new each" in text
     record = parse_record(saved_record(screen, tmp_path).read_bytes())
     fairness = record.rounds[0].fairness
-    assert fairness is not None and fairness.client_seed.startswith("mine|")
-    assert f"Client seed: {fairness.client_seed}" in screen.text
+    assert fairness is not None
+    assert text_and_noise(fairness.client_seed.split("|")[0])[0] == "x" * OWN_TEXT_BYTES
+    assert f"Round 1 client seed: {fairness.client_seed}  (your part, then each bot's)" in text
+    # The part is made after the commitment is shown, and before the deal.
+    assert (text.index("Round 1 commitment: ") < text.index("Your client seed text: ")
+            < text.index("Round 1 client seed: ") < text.index("───── Round 1 ─────"))
 
 
 # --------------------------------------------------------------------------- arguments, cards
@@ -527,6 +615,9 @@ def test_the_typed_client_seed_is_used(tmp_path: Path) -> None:
     ["--bot", "genius"],
     ["--players", "two"],
     ["--client-seed", "a|b"],
+    ["--client-seed", "tab\there"],
+    ["--name", "bot:hard"],
+    ["--name", "BOT:me"],
 ])
 def test_bad_arguments_exit_2_with_one_line(argv: list[str],
                                              capsys: pytest.CaptureFixture[str]) -> None:

@@ -178,7 +178,8 @@ def build_parser() -> argparse.ArgumentParser:
     cmd.add_argument("--json", action="store_true", help="print one JSON object")
     cmd.set_defaults(handler=_cmd_shuffle)
 
-    cmd = commands.add_parser("verify", help="check the fair shuffle of every round")
+    cmd = commands.add_parser("verify", help="check the fair shuffle of every round: "
+                              "commitment, deck, plays, and each bot's client seed part")
     cmd.add_argument("record", metavar="RECORD", help="a basra-record/1 file, or - for stdin")
     cmd.set_defaults(handler=_cmd_verify)
 

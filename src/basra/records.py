@@ -4,7 +4,9 @@ A record is to Basra what PGN is to chess: one JSON document holding a whole mat
 module turns its text into typed, frozen dataclasses (:func:`parse_record`), writes them back
 with canonical card names (:func:`to_json`, :func:`dumps`), builds them while a match is
 played (:class:`RecordBuilder`), replays them through the engine checking every play
-(:func:`replay`, :func:`replay_json`) and checks their fair shuffles (:func:`verify`).
+(:func:`replay`, :func:`replay_json`) and checks their fair shuffles (:func:`verify`),
+including FAIRNESS.md's check 3 on the seats' parts of the client seed
+(:func:`seat_parts_problem`), which only :func:`verify` makes.
 
 Every problem is a :class:`~basra.errors.RecordError` with a one-line message that starts
 with ``record:`` (the whole record), ``round N:`` (a round) or ``round N, play M:`` (a play),
@@ -34,12 +36,16 @@ from basra.shuffle import (
     check_client_seed,
     check_nonce,
     commitment,
+    seat_part,
     seed_bytes,
     shuffled_deck,
 )
 
 FORMAT = "basra-record/1"
 """The value of a record's ``format`` field."""
+
+BOT_PREFIX = "bot:"
+"""A seat whose name in ``players`` starts with this is a bot's (``bot:LEVEL``)."""
 
 _HEX = frozenset("0123456789abcdef")
 _NO_DECK = "no deck and no fairness data"
@@ -415,6 +421,36 @@ def fairness_problem(number: int, rnd: RoundRecord, *, check_nonce_number: bool 
     return None
 
 
+def seat_parts_problem(players: Sequence[str], fair: Fairness) -> str | None:
+    """What is wrong with the seats' parts of a round's client seed, or ``None``: FAIRNESS.md's
+    check 3 ("Seat parts"). The client seed split on ``|`` must give exactly one part per
+    seat, and every bot seat's part (its name in ``players`` starts with ``bot:``) must be
+    :func:`~basra.shuffle.seat_part` of the round's server seed, nonce and seat: a part the
+    server supplies is fixed by the commitment, so it cannot be picked to choose the deck.
+    A person's part is their own text and is not checked here.
+
+    >>> seed = "00" * 31 + "01"
+    >>> seat_parts_problem(["amira", "bot:hard"],
+    ...                    Fairness.from_seeds(seed, "amira|8dcc8d99a2ec07c3", 1)) is None
+    True
+    >>> seat_parts_problem(["amira", "bot:hard"], Fairness.from_seeds(seed, "amira|abc", 2))
+    "seat 1 (bot:hard) has client seed part 'abc', but a bot's part must be 7d9082400dc4c67d ..."
+    """
+    parts = fair.client_seed.split("|")
+    if len(parts) != len(players):
+        count = "1 part" if len(parts) == 1 else f"{len(parts)} parts"
+        return f"the client seed has {count}, but the match has {len(players)} seats"
+    for seat, (name, part) in enumerate(zip(players, parts, strict=True)):
+        if not name.startswith(BOT_PREFIX):
+            continue
+        derived = seat_part(fair.server_seed, fair.nonce, seat)
+        if part != derived:
+            shown = repr(part if len(part) <= 64 else part[:64] + "…")
+            return (f"seat {seat} ({name}) has client seed part {shown}, but a bot's part "
+                    f"must be {derived} (derived from the server seed)")
+    return None
+
+
 def round_deck(rnd: RoundRecord) -> tuple[Card, ...]:
     """The round's deck: as given, or else the one that follows from its seeds."""
     if rnd.deck is not None:
@@ -437,8 +473,9 @@ def replay(record: MatchRecord) -> ReplayResult:
 def _walk(record: MatchRecord, *, verifying: bool, report: list[str]) -> Match:
     """Replay every round, appending a line to ``report`` for each one that passed.
 
-    ``verifying`` adds the nonce check and says ``not fair`` when a round with fairness
-    data fails (its plays do not fit the deck its seeds give)."""
+    ``verifying`` adds the nonce check and the seats' parts check (FAIRNESS.md's check 3,
+    made after the commitment and the deck, before the plays) and says ``not fair`` when a
+    round with fairness data fails (its plays do not fit the deck its seeds give)."""
     match = new_match(record.rules, len(record.players), record.teams)
     for number, rnd in enumerate(record.rounds, 1):
         label = "not fair: " if verifying and rnd.fairness is not None else ""
@@ -446,6 +483,8 @@ def _walk(record: MatchRecord, *, verifying: bool, report: list[str]) -> Match:
             raise RecordError(f"round {number}: the match was decided in round {number - 1}; "
                               "a record may not go on after that")
         reason = fairness_problem(number, rnd, check_nonce_number=verifying)
+        if reason is None and verifying and rnd.fairness is not None:
+            reason = seat_parts_problem(record.players, rnd.fairness)
         if reason is not None:
             raise RecordError(f"round {number}: {label}{reason}")
         try:
@@ -530,9 +569,12 @@ class Verification:
 
 
 def verify(record: MatchRecord) -> Verification:
-    """Check the fairness of every round that carries it (FAIRNESS.md): the commitment
-    matches the server seed, the nonce is the round's number, the deck (if also given)
-    follows from the seeds, and the plays replay legally on that deck.
+    """Check the fairness of every round that carries it (FAIRNESS.md, "What a verifier
+    checks"): (1) the commitment matches the server seed; (2) the nonce is the round's
+    number, the deck (if also given) follows from the seeds, and the plays replay legally
+    on that deck; (3) the client seed has one part per seat and every bot seat's part is
+    the one derived from the server seed (:func:`seat_parts_problem`). :func:`replay`
+    makes only the legality checks, never check 3.
 
     Rounds without fairness data are replayed too (a later round depends on them) and
     reported as ``no fairness data``; that is not a failure unless no round has any.
@@ -548,6 +590,7 @@ def verify(record: MatchRecord) -> Verification:
 
 
 __all__ = [
+    "BOT_PREFIX",
     "FORMAT",
     "Fairness",
     "MatchRecord",
@@ -564,6 +607,7 @@ __all__ = [
     "replay",
     "replay_json",
     "round_deck",
+    "seat_parts_problem",
     "to_json",
     "verify",
 ]

@@ -20,7 +20,12 @@ from basra.cards import Card
 from basra.errors import FairnessError
 
 SCHEME = "basra-shuffle-v1"
+SEAT_SCHEME = "basra-seat-seed-v1"
 MAX_CLIENT_SEED_BYTES = 256
+MAX_PART_BYTES = 60
+"""A seat's part of the client seed: 1 to 60 bytes of UTF-8 (FAIRNESS.md, "Seat parts")."""
+OWN_TEXT_BYTES = 43
+"""A player's own text in a fresh part is cut to this many bytes, then ``.`` and 16 hex."""
 _HEX64 = re.compile(r"[0-9a-fA-F]{64}")
 
 
@@ -85,6 +90,48 @@ def shuffled_deck(server_seed: str, client_seed: str, nonce: int) -> tuple[Card,
         j = x % n
         deck[i], deck[j] = deck[j], deck[i]
     return tuple(deck)
+
+
+def seat_part(server_seed: str, nonce: int, seat: int) -> str:
+    """The part of the client seed the server supplies for ``seat`` (a bot, or a player who
+    sent none for this round): derived from the committed server seed, never drawn freely.
+
+    >>> seat_part("00" * 31 + "01", 1, 0)
+    '325044ddfe5478f0'
+    """
+    key = seed_bytes(server_seed)
+    check_nonce(nonce)
+    message = f"{SEAT_SCHEME}|{nonce}|{seat}".encode("ascii")
+    return hmac.new(key, message, hashlib.sha256).hexdigest()[:16]
+
+
+def part_problem(part: object) -> str | None:
+    """Why ``part`` cannot be a seat's part of the client seed, or ``None``: 1 to 60 bytes
+    of UTF-8 text, no ``|``, no control characters."""
+    if not isinstance(part, str):
+        return "a client seed must be text"
+    try:
+        size = len(part.encode("utf-8"))
+    except UnicodeEncodeError:
+        return "a client seed must be valid Unicode text"
+    if size == 0:
+        return "a client seed may not be empty"
+    if size > MAX_PART_BYTES:
+        return f"a client seed may be at most {MAX_PART_BYTES} bytes"
+    if "|" in part:
+        return "a client seed may not contain '|'"
+    if any(ord(ch) < 0x20 or 0x7F <= ord(ch) < 0xA0 for ch in part):
+        return "a client seed may not contain control characters"
+    return None
+
+
+def fresh_part(own_text: str = "") -> str:
+    """A fresh part as the reference clients make it: 16 random bytes as hex, or the
+    player's own text (cut at a character boundary to 43 bytes), ``.`` and 8 random bytes."""
+    if not own_text:
+        return secrets.token_hex(16)
+    cut = own_text.encode("utf-8")[:OWN_TEXT_BYTES].decode("utf-8", "ignore")
+    return f"{cut}.{secrets.token_hex(8)}"
 
 
 def verify_commitment(server_seed: str, published: str) -> bool:

@@ -3,9 +3,13 @@
 The person sits in seat 0; every other seat is a bot of the chosen level (with ``--teams``
 and four players, seat 2 is the person's partner). Each round's deck is the fair shuffle of
 FAIRNESS.md: a fresh server seed whose commitment is shown before the round, mixed with a
-client seed made of the person's seed and the bots' seeds joined by ``|`` in seat order,
-and revealed after the round. The match is written as a basra-record/1 file
-(RECORDS.md) when it ends, when the person quits, and when the input ends.
+client seed of one part per seat joined by ``|`` in seat order, and revealed after the
+round. The parts follow FAIRNESS.md's "Seat parts": the person's is made afresh for each
+round after its commitment is shown (their own text, if any, then fresh random bytes:
+:func:`~basra.shuffle.fresh_part`) and never reused; each bot's is
+:func:`~basra.shuffle.seat_part` of the round's server seed, fixed by the commitment. The
+match is written as a basra-record/1 file (RECORDS.md), which passes ``basra verify``,
+when it ends, when the person quits, and when the input ends.
 
 Everything the person sees goes through a :class:`rich.console.Console`; every answer comes
 from ``input_fn``. Bad input gets a one-line hint and the question again, never a traceback.
@@ -15,7 +19,6 @@ from __future__ import annotations
 
 import argparse
 import hashlib
-import secrets
 import shlex
 import sys
 import textwrap
@@ -37,7 +40,15 @@ from basra.engine import play as engine_play
 from basra.errors import BasraError, CardNotationError
 from basra.records import Fairness, RecordBuilder, dumps
 from basra.rules import PowerBasra, Rules, find_variant
-from basra.shuffle import MAX_CLIENT_SEED_BYTES, commitment, new_server_seed, shuffled_deck
+from basra.shuffle import (
+    OWN_TEXT_BYTES,
+    commitment,
+    fresh_part,
+    new_server_seed,
+    part_problem,
+    seat_part,
+    shuffled_deck,
+)
 from basra.views import SeatView, view
 
 InputFn = Callable[[str], str]
@@ -47,8 +58,6 @@ ME = 0
 
 SUIT_SYMBOLS = ("♣", "♦", "♥", "♠")
 RED_SUITS = frozenset({1, 2})
-BOT_SEED_CHARS = 16
-"""Length of a bot's client seed (hex digits)."""
 
 HELP_WIDTH = 92
 """Help lines are wrapped to this width (the screen is at least 80 columns, mostly)."""
@@ -75,10 +84,14 @@ def build_parser() -> argparse.ArgumentParser:
                         help="four players in two teams: seat 2 is your partner")
     parser.add_argument("--seed", metavar="S",
                         help="make bots and seeds reproducible (for testing: the server seeds "
-                        "are then derived from S, so the game is not provably fair)")
+                        "and your random parts are then derived from S, so the game is not "
+                        "provably fair)")
     parser.add_argument("--client-seed", metavar="TEXT",
-                        help="your client seed (otherwise you are asked, Enter for a random one)")
-    parser.add_argument("--name", metavar="NAME", help="your name in the match record")
+                        help="your own text in your part of each round's client seed (fresh "
+                        "random bytes are added every round; otherwise you are asked, Enter "
+                        "for none)")
+    parser.add_argument("--name", metavar="NAME",
+                        help="your name in the match record (not starting with 'bot:')")
     parser.add_argument("--save", default=".", metavar="DIR",
                         help="where to save the match record (default: the current directory)")
     return parser
@@ -218,6 +231,25 @@ def _derived(seed: str, *parts: object) -> str:
     return hashlib.sha256(text.encode("utf-8")).hexdigest()
 
 
+def own_text_cut(own_text: str) -> str:
+    """The person's own text as it goes into their part: its first
+    :data:`~basra.shuffle.OWN_TEXT_BYTES` bytes at most, cut at a character boundary."""
+    return own_text.encode("utf-8")[:OWN_TEXT_BYTES].decode("utf-8", "ignore")
+
+
+def own_text_problem(own_text: str) -> str | None:
+    """Why ``own_text`` cannot go into the person's part of the client seed, or None."""
+    if not own_text:
+        return None
+    problem = part_problem(f"{own_text_cut(own_text)}.{'0' * 16}")
+    return None if problem is None else problem[0].upper() + problem[1:] + "."
+
+
+PARTS_EXPLAINED = ("The client seed is one part per seat: yours is your text plus fresh "
+                   "randomness, chosen after you see the commitment; each bot's part is derived "
+                   "from the server seed, so the server cannot pick it.")
+
+
 class Session:
     """One match of ``basra play``: the table, the bots, the record and the dialogue."""
 
@@ -240,12 +272,10 @@ class Session:
         self.labels = [self.me] + [f"Bot {seat}" for seat in range(1, self.seats)]
         players = [args.name or "player"] + [self.bots[s].name for s in range(1, self.seats)]
         self.builder = RecordBuilder(rules, players, teams)
-        self.bot_seeds = [
-            _derived(self.seed, "client", seat)[:BOT_SEED_CHARS] if self.seed is not None
-            else secrets.token_hex(BOT_SEED_CHARS // 2)
-            for seat in range(1, self.seats)
-        ]
-        self.my_seed = ""
+        self.own_text = ""
+        """The person's own text in their part of the client seed ("": random only)."""
+        self.used_parts: set[str] = set()
+        """The person's parts of the rounds dealt so far: a part is never used twice."""
         self.match: Match = new_match(rules, self.seats, teams)
         self.fairness: Fairness | None = None
         """The fairness data of the round in play (or about to be dealt)."""
@@ -325,7 +355,7 @@ class Session:
         self.intro()
         try:
             self.prepare_round()
-            self.choose_client_seed()
+            self.choose_own_text()
             while True:
                 self.play_round()
                 if self.match.winner is not None:
@@ -353,10 +383,12 @@ class Session:
             table += "s)." if self.seats > 2 else ")."
         self.say(table)
         self.say("Each round's deck is a fair shuffle: the server commits to its seed before "
-                 "the round, mixes it with your client seed, and reveals it afterwards.")
+                 "the round, mixes it with the client seed, and reveals it afterwards.")
+        self.say(PARTS_EXPLAINED)
         if self.seed is not None:
-            self.say(Text(f"--seed {self.seed}: the server seeds come from the seed; the game is "
-                          "reproducible, NOT provably fair.", style="bold yellow"))
+            self.say(Text(f"--seed {self.seed}: the server seeds and your random parts come from "
+                          "the seed; the game is reproducible, NOT provably fair.",
+                          style="bold yellow"))
         self.say("Type help at any prompt for the rules and the commands.", style="dim")
 
     def draw_server_seed(self, nonce: int) -> str:
@@ -374,51 +406,68 @@ class Session:
         self.say("  (SHA-256 of the server seed, which is revealed after the round)",
                  style="dim")
 
-    def client_seed(self) -> str:
-        return "|".join([self.my_seed, *self.bot_seeds])
+    def my_part(self, nonce: int) -> str:
+        """The person's part of round ``nonce``'s client seed, made after its commitment was
+        shown: their own text (cut) and 8 fresh random bytes, or 16 random bytes without a
+        text. With ``--seed`` the random bytes come from the seed and the round."""
+        if self.seed is None:
+            part = fresh_part(self.own_text)
+            while part in self.used_parts:  # 64 random bits or more: never in practice
+                part = fresh_part(self.own_text)
+            return part
+        noise = _derived(self.seed, "part", nonce)
+        return f"{own_text_cut(self.own_text)}.{noise[:16]}" if self.own_text else noise[:32]
 
-    def seed_problem(self, text: str) -> str | None:
-        """Why ``text`` cannot be the person's client seed, or None."""
-        if "|" in text:
-            return "A client seed may not hold '|' (it separates the seats' seeds)."
-        room = MAX_CLIENT_SEED_BYTES - len(self.client_seed().encode()) + len(
-            self.my_seed.encode())
-        if len(text.encode()) > room:
-            return f"That seed is too long: at most {room} bytes."
-        return None
+    def client_seed(self, nonce: int) -> str:
+        """Round ``nonce``'s client seed: the person's fresh part, then each bot's part,
+        derived from the round's server seed (FAIRNESS.md, "Seat parts")."""
+        mine = self.my_part(nonce)
+        self.used_parts.add(mine)
+        bots = [seat_part(self.next_server_seed, nonce, seat) for seat in range(1, self.seats)]
+        return "|".join([mine, *bots])
 
-    def choose_client_seed(self) -> None:
+    def set_own_text(self, text: str) -> bool:
+        """Take ``text`` as the person's own text; False (after a hint) if it cannot be."""
+        problem = own_text_problem(text)
+        if problem is not None:
+            self.hint(problem)
+            return False
+        self.own_text = text
+        if not text:
+            self.say("Your client seed text: none (your part is 16 random bytes, new each "
+                     "round).")
+            return True
+        cut = own_text_cut(text)
+        if cut != text:
+            self.say(f"Only the first {OWN_TEXT_BYTES} bytes of your text are used.",
+                     style="dim")
+        self.say("Your client seed text: ", Text(cut, style="bold"),
+                 " (8 random bytes, new each round, are added to it).")
+        return True
+
+    def choose_own_text(self) -> None:
         given: str | None = self.args.client_seed
         if given is not None:
-            self.my_seed = given
-        else:
-            while True:
-                answer = self.ask("Your client seed (Enter for a random one) > ")
-                if answer.lower() in QUIT_WORDS:
-                    self.confirm_quit()
-                    continue
-                if answer.lower() in HELP_WORDS:
-                    self.say("Any text up to a hundred-odd bytes: it is mixed into every "
-                             "round's shuffle, so the server cannot choose the deck alone.")
-                    continue
-                problem = self.seed_problem(answer)
-                if problem is not None:
-                    self.hint(problem)
-                    continue
-                self.my_seed = answer or self.random_seed()
-                break
-        self.say("Client seed: ", Text(self.client_seed(), style="bold"),
-                 Text("  (yours, then each bot's)", style="dim"))
-
-    def random_seed(self) -> str:
-        if self.seed is not None:
-            return _derived(self.seed, "client", ME)[:BOT_SEED_CHARS]
-        return secrets.token_hex(BOT_SEED_CHARS // 2)
+            self.set_own_text(given)  # checked by main
+            return
+        while True:
+            answer = self.ask("Your client seed text (Enter for none) > ")
+            if answer.lower() in QUIT_WORDS:
+                self.confirm_quit()
+                continue
+            if answer.lower() in HELP_WORDS:
+                self.say(f"Any text (its first {OWN_TEXT_BYTES} bytes, no '|'): each round "
+                         "your part of the client seed is this text, a '.' and 8 fresh random "
+                         "bytes, made after you see the round's commitment; with no text it is "
+                         "16 random bytes. Either way the server cannot choose the deck alone.")
+                continue
+            if self.set_own_text(answer):
+                return
 
     def between_rounds(self) -> None:
         nonce = self.match.rounds_started + 1
         while True:
-            answer = self.ask(f"Enter: deal round {nonce} · seed TEXT: new client seed · "
+            answer = self.ask(f"Enter: deal round {nonce} · seed TEXT: your client seed text · "
                               "quit > ")
             word, _, rest = answer.partition(" ")
             if not answer:
@@ -428,13 +477,9 @@ class Session:
             elif word.lower() in HELP_WORDS:
                 for line in [*rules_help(self.rules), *COMMANDS_HELP]:
                     self.say(line)
+                self.say(PARTS_EXPLAINED)
             elif word.lower() == "seed":
-                problem = self.seed_problem(rest.strip())
-                if problem is not None:
-                    self.hint(problem)
-                    continue
-                self.my_seed = rest.strip() or self.random_seed()
-                self.say("Client seed: ", Text(self.client_seed(), style="bold"))
+                self.set_own_text(rest.strip())
             else:
                 self.hint(f"{answer!r} is not understood: press Enter to deal, "
                           "'seed TEXT' or quit.")
@@ -443,7 +488,9 @@ class Session:
 
     def play_round(self) -> None:
         nonce = self.match.rounds_started + 1
-        fairness = Fairness.from_seeds(self.next_server_seed, self.client_seed(), nonce)
+        fairness = Fairness.from_seeds(self.next_server_seed, self.client_seed(nonce), nonce)
+        self.say(f"Round {nonce} client seed: ", Text(fairness.client_seed, style="bold"),
+                 Text("  (your part, then each bot's)", style="dim"), wrap=False)
         deck = shuffled_deck(fairness.server_seed, fairness.client_seed, nonce)
         self.carry_in = self.match.carry
         self.match = start_round(self.match, deck)
@@ -848,12 +895,12 @@ def main(argv: list[str] | None = None, *, input_fn: InputFn = input,
         rules = find_variant(args.variant)
         teams = _seating(rules, args.players, args.teams)
         if args.client_seed is not None:
-            if "|" in args.client_seed:
-                raise BasraError("a client seed may not hold '|' (it separates the seats' "
-                                 "seeds)")
-            room = MAX_CLIENT_SEED_BYTES - (BOT_SEED_CHARS + 1) * (args.players - 1)
-            if len(args.client_seed.encode()) > room:
-                raise BasraError(f"the client seed is too long: at most {room} bytes")
+            problem = own_text_problem(args.client_seed)
+            if problem is not None:
+                raise BasraError(f"--client-seed: {problem[0].lower()}{problem[1:-1]}")
+        if args.name is not None and args.name.lower().startswith("bot:"):
+            raise BasraError("--name may not start with 'bot:' (it marks a bot's seat in the "
+                             "match record)")
     except BasraError as exc:
         print(f"{parser.prog}: error: {' '.join(str(exc).split())}", file=sys.stderr)
         return 2

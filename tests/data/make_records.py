@@ -3,6 +3,9 @@
 Each record is a match between random players (a seeded ``random.Random`` picks among the
 legal plays), built with :class:`basra.records.RecordBuilder`; next to it goes the output
 of ``basra replay --json`` for it (``*.replay.json``), which the tests compare against.
+Each round's client seed is one part per seat (FAIRNESS.md, "Seat parts"): a person's part
+is their name and ``-seed``, a bot's part (``bot:LEVEL``) the one derived from the round's
+server seed, so the records pass ``basra verify``'s check 3.
 """
 
 from __future__ import annotations
@@ -15,6 +18,7 @@ from pathlib import Path
 from basra.engine import legal_match_plays, new_match, play, start_round
 from basra.records import Fairness, MatchRecord, RecordBuilder, dumps, replay, replay_json
 from basra.rules import find_variant
+from basra.shuffle import seat_part
 
 HERE = Path(__file__).parent
 
@@ -22,6 +26,14 @@ HERE = Path(__file__).parent
 def seed_for(name: str, number: int) -> str:
     """A server seed that anyone can recompute from the file's name and the round."""
     return hashlib.sha256(f"{name}/{number}".encode()).hexdigest()
+
+
+def client_seed_for(players: list[str], server_seed: str, number: int) -> str:
+    """Round ``number``'s client seed: a part per seat, a bot's derived from the server seed."""
+    return "|".join(
+        seat_part(server_seed, number, seat) if name.startswith("bot:")
+        else f"{name}-seed"
+        for seat, name in enumerate(players))
 
 
 def make(name: str, variant: str, players: list[str], teams: bool, *, deck: bool,
@@ -34,10 +46,11 @@ def make(name: str, variant: str, players: list[str], teams: bool, *, deck: bool
     rules = find_variant(variant)
     builder = RecordBuilder(rules, players, teams)
     match = new_match(rules, len(players), teams)
-    client_seed = "|".join(p.replace(":", "-") + "-seed" for p in players)
     while not match.over:
         number = match.rounds_started + 1
-        fair = Fairness.from_seeds(seed_for(name, number), client_seed, number)
+        server_seed = seed_for(name, number)
+        client_seed = client_seed_for(players, server_seed, number)
+        fair = Fairness.from_seeds(server_seed, client_seed, number)
         cards = fair.deck()
         builder.start_round(cards if deck else None, fair if fairness else None)
         match = start_round(match, cards)
