@@ -45,7 +45,7 @@ def start_server(port: int, data_dir: Path, db: str | None,
                  bot_level: str) -> subprocess.Popen[bytes]:
     command = [sys.executable, "-m", "basra", "serve", "--port", str(port), "--data-dir",
                str(data_dir), "--seed-window", "0", "--bot-delay", "0", "--clock", "600",
-               "--grace", "600", "--log-level", "warning"]
+               "--grace", "600", "--log-level", "warning", "--no-limits"]
     if db:
         command += ["--db", db]
     del bot_level

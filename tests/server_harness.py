@@ -39,19 +39,24 @@ from basra.engine import play as engine_play
 from basra.records import MatchRecord, round_deck
 from basra.rules import find_variant
 from basra.server.app import create_app
-from basra.server.config import Settings
+from basra.server.config import Limits, Settings
+from basra.server.listen import listening_socket
+from basra.server.main import server_config
 from postgres_helpers import POSTGRES, drop_schema
 
 BACKENDS = ("sqlite", "postgresql")
 FAST = {"seed_window_seconds": 0.0, "bot_delay_seconds": 0.0, "grace_seconds": 0.3,
-        "clock_seconds": 30.0, "quick_match_bot_offer_seconds": 0.5}
-"""Settings that keep the tests quick: no seed window, bots at once, a short grace."""
+        "clock_seconds": 30.0, "quick_match_bot_offer_seconds": 0.5,
+        "limits": Limits.unlimited()}
+"""Settings that keep the tests quick: no seed window, bots at once, a short grace, and no
+per-address limits (every client is on loopback; the limits have tests of their own)."""
 
 ERROR_CODES = frozenset((
     "protocol/bad_json", "protocol/too_large", "protocol/unknown_type",
     "protocol/bad_message", "protocol/bad_card", "play/stale", "play/not_your_turn",
     "play/not_seated", "play/no_round", "play/match_over", "play/not_in_hand",
     "play/must_take", "play/bad_take", "seed/bad", "seed/not_seated", "seed/round_started",
+    "seed/wrong_round", "seed/reused", "protocol/rate_limited", "rematch/closed",
     "ready/not_seated", "rematch/not_seated", "rematch/not_over", "server/internal"))
 """The websocket error codes of docs/PROTOCOL.md."""
 
@@ -117,11 +122,9 @@ def running_server(settings: Settings) -> Iterator[str]:
     Uvicorn's logging is left unconfigured, so its records (an ASGI traceback included)
     reach the root logger, where pytest's ``caplog`` sees them."""
     port = free_port()
-    config = uvicorn.Config(create_app(settings), host="127.0.0.1", port=port,
-                            log_level="warning", lifespan="on", ws_max_size=16 * 1024,
-                            log_config=None)
-    server = uvicorn.Server(config)
-    thread = threading.Thread(target=server.run, daemon=True)
+    sock = listening_socket("127.0.0.1", port, settings)
+    server = uvicorn.Server(server_config(create_app(settings), "warning"))
+    thread = threading.Thread(target=server.run, kwargs={"sockets": [sock]}, daemon=True)
     thread.start()
     deadline = time.monotonic() + 30
     while not server.started:
@@ -135,6 +138,7 @@ def running_server(settings: Settings) -> Iterator[str]:
     finally:
         server.should_exit = True
         thread.join(30)
+        sock.close()
 
 
 class ServeProcess:

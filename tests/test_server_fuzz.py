@@ -146,14 +146,23 @@ def bad_card(rng: random.Random, state: dict[str, Any]) -> tuple[str | bytes, Ex
 
 def seed(rng: random.Random, state: dict[str, Any]) -> tuple[str | bytes, Expected]:
     roll = rng.random()
-    if roll < 0.3:
-        return json.dumps({"type": "seed", "client_seed": "a|b"}), one("seed/bad")
+    number = state["view"]["round"]
+
+    def part(text: str) -> str:
+        return json.dumps({"type": "seed", "round": number, "client_seed": text})
+
+    if roll < 0.2:
+        return part("a|b"), one("seed/bad")
+    if roll < 0.35:
+        return part("s" * rng.randrange(61, 500)), one("seed/bad")
     if roll < 0.5:
-        return json.dumps({"type": "seed", "client_seed": "s" * rng.randrange(61, 500)}), one(
-            "seed/bad")
+        return part(rng.choice(["", "tab\there", "\x00", "\ud800", "x\udfff"])), one("seed/bad")
     if state["you"] is None:
-        return json.dumps({"type": "seed", "client_seed": "mine"}), one("seed/not_seated")
-    return json.dumps({"type": "seed", "client_seed": "late"}), one("seed/round_started")
+        return part("mine"), one("seed/not_seated")
+    if roll < 0.6:
+        return json.dumps({"type": "seed", "round": number + rng.choice([1, 5, -1]),
+                           "client_seed": "elsewhere"}), one("seed/wrong_round")
+    return part("late"), one("seed/round_started")
 
 
 def stale(rng: random.Random, state: dict[str, Any]) -> tuple[str | bytes, Expected]:

@@ -16,7 +16,7 @@ import httpx
 
 from basra import __version__
 from basra.records import parse_record, replay, verify
-from basra.shuffle import commitment
+from basra.shuffle import commitment, seat_part
 from server_harness import (
     Backend,
     Guest,
@@ -74,7 +74,7 @@ def test_rematch_at_a_private_table_and_against_a_bot_spectators_see_no_hand(
                 await refused(amira, {"type": "rematch"}, "rematch/not_over")
                 await refused(watcher, {"type": "play", "version": state["version"],
                                         "card": "5H", "take": []}, "play/not_seated")
-                await refused(watcher, {"type": "seed", "client_seed": "x"},
+                await refused(watcher, {"type": "seed", "round": 1, "client_seed": "x"},
                               "seed/not_seated")
                 await refused(watcher, {"type": "ready"}, "ready/not_seated")
                 watching = asyncio.create_task(watcher.until(over, 120))
@@ -161,30 +161,37 @@ def test_client_seeds_are_used_in_their_round_and_the_commitment_comes_first(
             await amira.connect(table_id)
             await omar.connect(table_id)
             try:
-                # Seeds may be set while the table waits for its last seat.
+                # No part before the round's commitment: there is no round to send it for.
                 await amira.until(lambda s: s["table"]["status"] == "waiting")
-                await amira.send({"type": "seed", "client_seed": "amira-7f3a"})
-                await omar.send({"type": "seed", "client_seed": "omar seed ✓"})
-                await amira.until(lambda s: [p["client_seed"] for p in s["table"]["players"]]
-                                  == ["amira-7f3a", "omar seed ✓", None])
+                await refused(amira, {"type": "seed", "round": 1, "client_seed": "early"},
+                              "seed/wrong_round")
                 r = await http.post(f"{base}/api/tables/{table_id}/bots",
                                     headers=amira.headers, json={"level": "random"})
                 assert r.json() == {"seat": 2}
                 pending = await omar.until(lambda s: s["table"]["phase"] == "seeding")
                 current = pending["table"]["fairness"]["current"]
                 assert current["round"] == 1 and current["client_seed"] is None
+                assert current["parts_sent"] == [False, False, None]
                 assert pending["view"]["round"] == 0 and pending["view"]["hand"] == []
                 first_commitment = current["commitment"]
                 started = time.monotonic()
-                await amira.send({"type": "ready"})
+                # Amira sends a part for round 1; Omar only says ready (his part is then
+                # derived from the server seed, as a bot's always is).
+                await refused(amira, {"type": "seed", "round": 2, "client_seed": "x"},
+                              "seed/wrong_round")
+                await amira.send({"type": "seed", "round": 1, "client_seed": "amira-7f3a"})
+                await amira.until(lambda s: s["table"]["fairness"]["current"]["parts_sent"]
+                                  == [True, False, None])
+                assert amira.state["table"]["players"][0]["client_seed"] == "amira-7f3a"
+                assert amira.state["table"]["players"][1]["client_seed"] is None
                 await omar.send({"type": "ready"})
                 dealt = await amira.until(lambda s: s["view"]["round"] == 1)
-                assert time.monotonic() - started < 5  # both ready: no need to wait
+                assert time.monotonic() - started < 3  # everyone answered: no need to wait
                 current = dealt["table"]["fairness"]["current"]
                 assert current["round"] == 1 and current["commitment"] == first_commitment
                 first_seed = current["client_seed"]
-                # the seats' seeds in seat order, the bot's drawn by the server
-                assert re.fullmatch(r"amira-7f3a\|omar seed ✓\|[0-9a-f]{16}", first_seed)
+                # one part per seat: Amira's own, then two derived 16-hex parts
+                assert re.fullmatch(r"amira-7f3a\|[0-9a-f]{16}\|[0-9a-f]{16}", first_seed)
                 await omar.until(lambda s: s["view"]["round"] == 1)
                 for guest in (amira, omar):  # the commitment came before the first cards
                     states = [m for m in guest.log if m["type"] == "state"]
@@ -197,7 +204,7 @@ def test_client_seeds_are_used_in_their_round_and_the_commitment_comes_first(
                 await amira.until(lambda s: s["view"]["turn"] in (0, 1))
                 await omar.until(lambda s: s["version"] == amira.state["version"])
                 turn_owner = amira if amira.my_turn(amira.state) else omar
-                await refused(turn_owner, {"type": "seed", "client_seed": "late"},
+                await refused(turn_owner, {"type": "seed", "round": 1, "client_seed": "late"},
                               "seed/round_started")
 
                 # Opening the invite again mid-match changes nothing.
@@ -235,18 +242,24 @@ def test_client_seeds_are_used_in_their_round_and_the_commitment_comes_first(
                 second = seeding["table"]["fairness"]["current"]
                 assert second["round"] == 2 and second["client_seed"] is None
 
-                # New seeds for round 2 (an empty one: the server draws it); nobody says
-                # ready, so the round starts when the seed window ends.
-                await amira.send({"type": "seed", "client_seed": "second"})
-                await omar.send({"type": "seed", "client_seed": ""})
+                # The parts of round 1 were fixed by its commitment: Omar's and the bot's
+                # are the ones derived from the revealed server seed.
+                assert first_seed.split("|") == ["amira-7f3a", seat_part(server_seed, 1, 1),
+                                                 seat_part(server_seed, 1, 2)]
+
+                # Round 2: a part of round 1 is never taken again; Amira sends a fresh one,
+                # Omar nothing, so the round starts when the seed window ends.
+                await refused(amira, {"type": "seed", "round": 2, "client_seed": "amira-7f3a"},
+                              "seed/reused")
+                await amira.send({"type": "seed", "round": 2, "client_seed": "second"})
                 await amira.until(lambda s: s["table"]["players"][0]["client_seed"]
                                   == "second")
                 dealt = await amira.until(lambda s: s["view"]["round"] == 2, timeout=20)
                 current = dealt["table"]["fairness"]["current"]
                 assert current["commitment"] == second["commitment"]
-                mine, *drawn = current["client_seed"].split("|")
-                assert mine == "second" and len(drawn) == 2
-                assert all(re.fullmatch(r"[0-9a-f]{16}", d) for d in drawn)
+                mine, *derived = current["client_seed"].split("|")
+                assert mine == "second" and len(derived) == 2
+                assert all(re.fullmatch(r"[0-9a-f]{16}", d) for d in derived)
 
                 # The record: round 1 whole and fair, round 2 without its server seed.
                 doc = (await http.get(f"{base}/api/tables/{table_id}/record")).json()
@@ -314,7 +327,8 @@ def test_basra_serve_health_readiness_and_json_logs(tmp_path: Path) -> None:
         base = serve.base
         async with httpx.AsyncClient() as http:
             health = await http.get(f"{base}/health")
-            assert health.json() == {"status": "ok", "version": __version__}
+            assert health.json() == {"status": "ok", "version": __version__, "memory": {
+                "tables": 0, "tickets": 0, "sockets": 0, "evicted": 0}}
             assert (await http.get(f"{base}/ready")).json() == {"ready": True}
             amira = await new_guest(base, http, "Amira")
             r = await http.post(f"{base}/api/tables/bot", headers=amira.headers,

@@ -35,7 +35,9 @@ CLOCK = 30
 SERVE = ["--seed-window", "0", "--bot-delay", "0", "--clock", str(CLOCK),
          # long enough for the guests to come back before a bot would play their seats,
          # so that the tables can be compared exactly as they were
-         "--grace", "60", "--log-level", "info"]
+         "--grace", "60", "--log-level", "info",
+         # the guests play at machine speed, past the message rate a person could reach
+         "--no-limits"]
 
 
 async def settle(*guests: Guest) -> None:

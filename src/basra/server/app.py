@@ -3,8 +3,10 @@ the websocket on which a table talks to its seats (docs/PROTOCOL.md)."""
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import logging
+import time
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from pathlib import Path
@@ -16,12 +18,22 @@ from fastapi.responses import FileResponse, JSONResponse
 from fastapi.staticfiles import StaticFiles
 from pydantic import BaseModel, Field
 from starlette.exceptions import HTTPException as StarletteHTTPException
+from uvicorn.middleware.proxy_headers import ProxyHeadersMiddleware
 
 from basra import __version__
 from basra.server.auth import NicknameError, clean_nickname, new_id, new_token, token_hash
 from basra.server.config import Settings
+from basra.server.limits import (
+    AddressBuckets,
+    BodyLimit,
+    RateLimited,
+    SocketCounts,
+    TokenBucket,
+    client_address,
+)
 from basra.server.lobby import Lobby, LobbyError, TableOptions
-from basra.server.protocol import ProtocolError, parse_client_message
+from basra.server.outbox import Outbox, encode
+from basra.server.protocol import PROTOCOL, ProtocolError, error, parse_client_message
 from basra.server.table import Attach, Detach, Incoming, Table
 from basra.store import open_store
 from basra.store.base import PlayerRow, Store
@@ -86,6 +98,15 @@ Player = Annotated[PlayerRow, Depends(current_player)]
 def create_app(settings: Settings | None = None) -> FastAPI:
     settings = settings or Settings()
     state: dict[str, Any] = {}
+    limits = settings.limits
+    guest_buckets = AddressBuckets(limits.guests_per_minute, limits.guest_burst)
+    table_buckets = AddressBuckets(limits.tables_per_minute, limits.table_burst)
+    sockets = SocketCounts(limits.sockets_per_address)
+
+    def limit(buckets: AddressBuckets, what: str, request: Request) -> None:
+        wait = buckets.take(client_address(request.scope))
+        if wait is not None:
+            raise RateLimited(what, wait)
 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
@@ -93,6 +114,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         await store.open()
         lobby = Lobby(store, settings)
         restored = await lobby.restore()
+        lobby.start()
         log.info("server ready: %d live tables restored", restored)
         state["store"] = store
         state["lobby"] = lobby
@@ -104,6 +126,9 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             await store.close()
 
     app = FastAPI(title="Basra", version=__version__, lifespan=lifespan)
+    app.add_middleware(BodyLimit, most=limits.max_body_bytes)
+    # Outermost: behind a proxy the operator names, the client is the one it forwards for.
+    app.add_middleware(ProxyHeadersMiddleware, trusted_hosts=list(limits.trusted_proxies))
 
     def store() -> Store:
         s: Store = state["store"]
@@ -121,6 +146,11 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     @app.exception_handler(ApiError)
     async def api_error(request: Request, exc: ApiError) -> JSONResponse:
         return JSONResponse({"error": {"code": exc.code, "message": str(exc)}}, exc.status)
+
+    @app.exception_handler(RateLimited)
+    async def rate_limited(request: Request, exc: RateLimited) -> JSONResponse:
+        return JSONResponse({"error": {"code": "rate/limited", "message": str(exc)}}, 429,
+                            headers={"Retry-After": str(exc.retry_after)})
 
     @app.exception_handler(LobbyError)
     async def lobby_error(request: Request, exc: LobbyError) -> JSONResponse:
@@ -147,8 +177,14 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     # -------------------------------------------------------------- health
 
     @app.get("/health")
-    async def health() -> dict[str, str]:
-        return {"status": "ok", "version": __version__}
+    async def health() -> dict[str, Any]:
+        """Alive, with what the process holds in memory now."""
+        lb: Lobby | None = state.get("lobby")
+        held = {"tables": len(lb.tables) if lb else 0,
+                "tickets": len(lb.tickets) if lb else 0,
+                "sockets": sum(sockets.open.values()),
+                "evicted": lb.evicted if lb else 0}
+        return {"status": "ok", "version": __version__, "memory": held}
 
     @app.get("/ready")
     async def ready() -> JSONResponse:
@@ -158,11 +194,12 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     # -------------------------------------------------------------- guests
 
     @app.post("/api/guests", status_code=201)
-    async def guest(body: GuestIn) -> dict[str, Any]:
+    async def guest(body: GuestIn, request: Request) -> dict[str, Any]:
         try:
             nickname = clean_nickname(body.nickname)
         except NicknameError as exc:
             raise ApiError(422, "guest/bad_nickname", str(exc)) from None
+        limit(guest_buckets, "new guests", request)
         token = new_token()
         player = await store().create_player(new_id(), nickname, token_hash(token))
         return {"token": token, "player": {"id": player.id, "nickname": player.nickname}}
@@ -178,18 +215,22 @@ def create_app(settings: Settings | None = None) -> FastAPI:
                             body.clock_seconds)
 
     def table_out(table: Table, seat: int | None) -> dict[str, Any]:
+        """A table as HTTP answers give it; the invite link only to a seated player."""
         out: dict[str, Any] = {"table": table.table_json(seat), "seat": seat}
-        if table.row.invite_code:
+        if table.row.invite_code and seat is not None:
             out["invite_link"] = f"/join/{table.row.invite_code}"
         return out
 
     @app.post("/api/tables/bot", status_code=201)
-    async def play_bot(body: TableIn, player: Player) -> dict[str, Any]:
+    async def play_bot(body: TableIn, player: Player, request: Request) -> dict[str, Any]:
+        limit(table_buckets, "new tables", request)
         table = await lobby().play_bot(player, options(body))
         return table_out(table, 0)
 
     @app.post("/api/tables/private", status_code=201)
-    async def create_private(body: TableIn, player: Player) -> dict[str, Any]:
+    async def create_private(body: TableIn, player: Player,
+                             request: Request) -> dict[str, Any]:
+        limit(table_buckets, "new tables", request)
         table = await lobby().create_private(player, options(body))
         return table_out(table, 0)
 
@@ -203,25 +244,33 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         seat = await lobby().fill_bot(player, table_id, body.seat, body.level)
         return {"seat": seat}
 
-    def live_table(table_id: str) -> Table:
+    async def any_table(table_id: str) -> Table:
+        """The live table, or one that left memory rebuilt from the store (not started:
+        it only answers questions)."""
         table = lobby().table(table_id)
-        if table is None:
+        if table is not None:
+            return table
+        table_log = await store().load(table_id) if len(table_id) <= 64 else None
+        if table_log is None:
             raise ApiError(404, "table/not_found", "no such table")
-        return table
+        stored = Table.restore(table_log, store(), settings)
+        stored.rematch_table = await store().rematch_of(table_id)
+        return stored
 
     @app.get("/api/tables/{table_id}")
-    async def table_info(table_id: str) -> dict[str, Any]:
-        return table_out(live_table(table_id), None)
+    async def table_info(table_id: str,
+                         authorization: Annotated[str | None, Header()] = None
+                         ) -> dict[str, Any]:
+        table = await any_table(table_id)
+        token = (authorization or "").removeprefix("Bearer ").strip()
+        me = await player_of(token)
+        seat = next((s.number for s in table.seats
+                     if me is not None and s.player_id == me.id), None)
+        return table_out(table, seat)
 
     @app.get("/api/tables/{table_id}/record")
     async def record(table_id: str) -> dict[str, Any]:
-        table = lobby().table(table_id)
-        if table is None:
-            table_log = await store().load(table_id)
-            if table_log is None:
-                raise ApiError(404, "table/not_found", "no such table")
-            table = Table.restore(table_log, store(), settings)
-        return table.record_json()
+        return (await any_table(table_id)).record_json()
 
     # -------------------------------------------------------------- quick match
 
@@ -230,19 +279,23 @@ def create_app(settings: Settings | None = None) -> FastAPI:
                 "table": table_id, "bot_offer": offered}
 
     @app.post("/api/quick-match")
-    async def quick(body: QuickIn, player: Player) -> dict[str, Any]:
+    async def quick(body: QuickIn, player: Player, request: Request) -> dict[str, Any]:
+        limit(table_buckets, "quick-match requests", request)
         ticket = await lobby().quick_match(player, body.variant)
         return ticket_out(ticket.id, ticket.table_id, lobby().bot_offered(ticket))
 
     @app.get("/api/quick-match/{ticket_id}")
-    async def quick_wait(ticket_id: str, player: Player, wait: float = 0) -> dict[str, Any]:
+    async def quick_wait(ticket_id: str, player: Player, request: Request,
+                         wait: float = 0) -> dict[str, Any]:
         ticket = lobby().ticket(ticket_id, player)
-        if ticket.table_id is None and wait > 0:
-            await lobby().wait(ticket, wait)
+        if ticket.table_id is None:
+            await lobby().wait(ticket, wait, request.is_disconnected)
         return ticket_out(ticket.id, ticket.table_id, lobby().bot_offered(ticket))
 
     @app.post("/api/quick-match/{ticket_id}/bot")
-    async def quick_bot(ticket_id: str, body: BotOfferIn, player: Player) -> dict[str, Any]:
+    async def quick_bot(ticket_id: str, body: BotOfferIn, player: Player,
+                        request: Request) -> dict[str, Any]:
+        limit(table_buckets, "new tables", request)
         ticket = lobby().ticket(ticket_id, player)
         table = await lobby().take_bot(ticket, body.level)
         return ticket_out(ticket.id, table.row.id, False)
@@ -269,35 +322,95 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     @app.websocket("/ws/tables/{table_id}")
     async def table_socket(websocket: WebSocket, table_id: str,
                            token: str | None = None) -> None:
-        table = lobby().table(table_id)
-        await websocket.accept()
-        if table is None:
-            await websocket.send_json({"type": "error", "code": "table/not_found",
-                                       "message": "no such table"})
+        address = client_address(websocket.scope)
+        if not sockets.acquire(address):
+            await websocket.send_denial_response(JSONResponse(
+                {"error": {"code": "rate/limited",
+                           "message": "too many open connections from your address"}},
+                429, headers={"Retry-After": "10"}))
+            return
+        try:
+            await websocket.accept()
+            table = lobby().table(table_id)
+            if table is None:
+                await _from_store(websocket, table_id)
+                return
+            player = await player_of(token)
+            await _play(websocket, table, player.id if player else None)
+        finally:
+            sockets.release(address)
+
+    async def _from_store(websocket: WebSocket, table_id: str) -> None:
+        """A table no longer in memory: its last state once, then ``closed``."""
+        try:
+            table = await any_table(table_id)
+        except ApiError:
+            await websocket.send_text(encode(error("table/not_found", "no such table")))
             await websocket.close(code=4404)
             return
-        player = await player_of(token)
-        await table.inbox.put(Attach(websocket, player.id if player else None))
+        await websocket.send_text(encode({"type": "welcome", "protocol": PROTOCOL,
+                                          "table": table_id, "seat": None}))
+        await websocket.send_text(encode(table.state_for(None)))
+        await websocket.send_text(encode({"type": "closed", "reason": table.status,
+                                          "message": "this table is over; its record "
+                                                     "stays available"}))
+        await websocket.close(code=1000)
+
+    async def _play(websocket: WebSocket, table: Table, player_id: str | None) -> None:
+        """One connection at a table: its writer drains its outbox; this reads, checks the
+        message rate, parses and hands messages to the table."""
+        outbox = Outbox(websocket, limit=settings.send_queue_limit,
+                        stall_seconds=settings.stall_seconds)
+        writer = asyncio.create_task(outbox.run())
+        reader = asyncio.create_task(_read(websocket, table, outbox))
+        await table.inbox.put(Attach(outbox, player_id))
         try:
-            while True:
+            await asyncio.wait([reader, writer], return_when=asyncio.FIRST_COMPLETED)
+        finally:
+            for task in (reader, writer):
+                task.cancel()
+            await asyncio.gather(reader, writer, return_exceptions=True)
+            await table.inbox.put(Detach(outbox))
+            closing = outbox.closing
+            outbox.closed = True
+            with contextlib.suppress(Exception):
+                if closing is not None:  # the outbox closes it, with its own code
+                    await asyncio.wait_for(asyncio.shield(closing),
+                                           settings.stall_seconds + 1)
+                else:
+                    await asyncio.wait_for(websocket.close(), 1.0)
+
+    async def _read(websocket: WebSocket, table: Table, outbox: Outbox) -> None:
+        bucket = TokenBucket(limits.messages_per_second, limits.message_burst)
+        over = 0
+        warned = 0.0
+        with contextlib.suppress(WebSocketDisconnect, RuntimeError):
+            while not outbox.closed:
                 frame = await websocket.receive()
                 if frame["type"] == "websocket.disconnect":
-                    break
+                    return
+                if not bucket.take():
+                    over += 1
+                    if over >= limits.flood_close:
+                        outbox.close("message flood", code=1008)
+                        return
+                    now = time.monotonic()
+                    if now - warned >= 1.0:  # one warning a second, not one a message
+                        warned = now
+                        outbox.put(error("protocol/rate_limited",
+                                         f"at most {limits.messages_per_second:g} messages "
+                                         "a second: this one was dropped"))
+                    continue
+                over = 0
                 # A text frame, or a binary one (taken as UTF-8 JSON): never a KeyError.
                 text: str | None = frame.get("text")
                 raw: str | bytes = text if text is not None else frame.get("bytes") or b""
                 try:
                     message = parse_client_message(raw)
                 except ProtocolError as exc:
-                    await websocket.send_json(exc.to_json())
+                    outbox.put(exc.to_json())
                     continue
-                await table.inbox.put(Incoming(websocket, message))
-        except (WebSocketDisconnect, RuntimeError):
-            pass
-        finally:
-            await table.inbox.put(Detach(websocket))
-            with contextlib.suppress(Exception):
-                await websocket.close()
+                await table.inbox.put(Incoming(outbox, message))
 
     _mount_web(app, settings.static_dir or WEB_DIR)
     return app

@@ -13,6 +13,8 @@ import unicodedata
 NICKNAME_MIN = 2
 NICKNAME_MAX = 20
 _ALLOWED_PUNCTUATION = set(" _-.'")
+_INVISIBLE = set("\u115f\u1160\u3164\uffa0")
+"""Letters that draw nothing (Hangul fillers): a nickname needs a visible one."""
 
 
 class NicknameError(ValueError):
@@ -21,7 +23,8 @@ class NicknameError(ValueError):
 
 def clean_nickname(raw: object) -> str:
     """The nickname to keep: trimmed, NFC, inner spaces folded; letters of any script,
-    digits, spaces and ``_ - . '``; 2 to 20 characters. Raises :class:`NicknameError`.
+    digits, spaces and ``_ - . '``; 2 to 20 characters, at least one a letter or digit.
+    Raises :class:`NicknameError`.
 
     >>> clean_nickname("  Amira  ")
     'Amira'
@@ -30,6 +33,10 @@ def clean_nickname(raw: object) -> str:
     """
     if not isinstance(raw, str):
         raise NicknameError("a nickname must be text")
+    try:
+        raw.encode("utf-8")
+    except UnicodeEncodeError:
+        raise NicknameError("a nickname must be valid Unicode text") from None
     name = " ".join(unicodedata.normalize("NFC", raw).split())
     if not NICKNAME_MIN <= len(name) <= NICKNAME_MAX:
         raise NicknameError(
@@ -39,6 +46,8 @@ def clean_nickname(raw: object) -> str:
         if not (category[0] in "LN" or category == "Mn" or ch in _ALLOWED_PUNCTUATION):
             raise NicknameError(
                 f"a nickname may hold letters, digits, spaces and _ - . ' only, not {ch!r}")
+    if not any(unicodedata.category(ch)[0] in "LN" and ch not in _INVISIBLE for ch in name):
+        raise NicknameError("a nickname needs at least one letter or digit")
     if name.lower().startswith("bot:") or name.lower() == "bot":
         raise NicknameError("a nickname may not pose as a bot")
     return name

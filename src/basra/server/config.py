@@ -2,8 +2,41 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
+
+
+@dataclass(frozen=True, slots=True)
+class Limits:
+    """What one connection and one client address may do (docs/PROTOCOL.md, "Limits")."""
+
+    messages_per_second: float = 20.0
+    message_burst: int = 40
+    """A connection's token bucket: this many messages at once, refilled at the rate."""
+    flood_close: int = 100
+    """A connection that sends this many messages over its limit in a row is closed (1008)."""
+    guests_per_minute: float = 6.0
+    guest_burst: int = 30
+    """Guests one address may create: a burst, then this many a minute."""
+    tables_per_minute: float = 30.0
+    table_burst: int = 30
+    """Tables (bot, private, quick-match tickets) one address may create."""
+    sockets_per_address: int = 50
+    """Websockets one address may hold open at once."""
+    max_body_bytes: int = 16 * 1024
+    """Largest HTTP request body; a larger one is answered 413."""
+    trusted_proxies: tuple[str, ...] = ()
+    """Addresses or networks (CIDR) of reverse proxies whose ``X-Forwarded-For`` names the
+    client; from anyone else the header is ignored."""
+
+    @classmethod
+    def unlimited(cls) -> Limits:
+        """For load tests and benchmarks on loopback: no address limits (a connection's
+        message bucket is kept, wide)."""
+        big = 10**9
+        return cls(messages_per_second=10_000, message_burst=10_000, flood_close=big,
+                   guests_per_minute=big, guest_burst=big, tables_per_minute=big,
+                   table_burst=big, sockets_per_address=big)
 
 
 @dataclass(frozen=True, slots=True)
@@ -24,3 +57,28 @@ class Settings:
     """How long a quick-match player waits before being offered a bot."""
     default_bot_level: str = "medium"
     static_dir: Path | None = None
+    arrival_seconds: float = 10.0
+    """How long a table's first round waits for seated players who have not opened the
+    table yet, once one of them has: a quick-match table is then given up (the players who
+    came are matched again at the front of the queue); another starts without the absent,
+    whose seats are dropped from the start."""
+    unattended_seconds: float = 300.0
+    """How long a table nobody has opened yet waits before it is given up, and how long a
+    table waiting for players may stay with no connection open."""
+    ticket_lapse_seconds: float = 5.0
+    """A quick-match ticket lapses this long after its owner stopped waiting (no open long
+    poll)."""
+    rematch_window_seconds: float = 60.0
+    """How long a finished table stays in memory for a rematch; then it is served from the
+    store."""
+    send_queue_limit: int = 256
+    """Messages one connection may have waiting to be sent; past it the connection closes."""
+    stall_seconds: float = 5.0
+    """A connection that has not taken a message for this long is closed."""
+    socket_send_buffer: int = 64 * 1024
+    """The kernel's send buffer for each connection (bytes; 0: the system's default)."""
+    tcp_user_timeout_seconds: float = 20.0
+    """The kernel drops a connection whose data stays unacknowledged this long."""
+    sweep_seconds: float = 1.0
+    """How often the lobby drops lapsed tickets and evicts finished tables."""
+    limits: Limits = field(default_factory=Limits)

@@ -7,6 +7,7 @@ import asyncio
 import contextlib
 import logging
 import time
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field, replace
 from datetime import UTC, datetime
 
@@ -31,12 +32,20 @@ class LobbyError(Exception):
 
 @dataclass(eq=False)
 class Ticket:
+    """A player waiting in a quick-match queue. It lives only while its owner waits: an
+    open long poll, or one that ended less than ``ticket_lapse_seconds`` ago."""
+
     id: str
     player: PlayerRow
     variant: str
     since: float
     table_id: str | None = None
     matched: asyncio.Event = field(default_factory=asyncio.Event)
+    seen: float = field(default_factory=time.monotonic)
+    """When the owner was last waiting on it."""
+    polls: int = 0
+    """Long polls open on it now."""
+    matched_at: float | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -56,6 +65,9 @@ class Lobby:
         self.queues: dict[str, list[Ticket]] = {}
         self.tickets: dict[str, Ticket] = {}
         self.lock = asyncio.Lock()
+        self.sweeper: asyncio.Task[None] | None = None
+        self.evicted = 0
+        """Tables let go since start (finished or abandoned, served from the store after)."""
 
     # ------------------------------------------------------------------ life
 
@@ -73,14 +85,61 @@ class Lobby:
                 log.exception("table %s could not be restored", table_id)
                 await self.store.set_status(table_id, "abandoned")
                 continue
-            self.tables[table_id] = table
-            table.start()
+            self._add(table)
             count += 1
         return count
 
+    def start(self) -> None:
+        """Start the sweeper: lapsed tickets and finished tables leave memory."""
+        self.sweeper = asyncio.create_task(self._sweep_forever(), name="lobby sweeper")
+
     async def close(self) -> None:
+        if self.sweeper is not None:
+            self.sweeper.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await self.sweeper
         for table in list(self.tables.values()):
             await table.stop()
+
+    async def _sweep_forever(self) -> None:
+        while True:
+            await asyncio.sleep(self.settings.sweep_seconds)
+            try:
+                await self.sweep()
+            except Exception:  # the sweeper must outlive one bad sweep
+                log.exception("lobby sweep failed")
+
+    async def sweep(self, now: float | None = None) -> None:
+        """Drop lapsed and long-matched tickets; evict tables finished longer than the
+        rematch window (or abandoned)."""
+        now = time.monotonic() if now is None else now
+        async with self.lock:
+            for ticket in list(self.tickets.values()):
+                if ticket.table_id is None and not self.alive(ticket, now):
+                    self._leave(ticket)
+                    del self.tickets[ticket.id]
+                elif (ticket.matched_at is not None
+                      and now - ticket.matched_at > self.settings.rematch_window_seconds):
+                    del self.tickets[ticket.id]
+        for table in list(self.tables.values()):
+            done = table.finished_at
+            if done is not None and now - done >= self.settings.rematch_window_seconds:
+                await self.evict(table)
+
+    async def evict(self, table: Table) -> None:
+        """Let a finished table go: its connections are told and closed; from now on it is
+        served from the store."""
+        if self.tables.get(table.row.id) is not table:
+            return
+        del self.tables[table.row.id]
+        table.on_rematch = None
+        await table.evict()
+        self.evicted += 1
+
+    def _add(self, table: Table) -> None:
+        table.on_absent = self._absent
+        self.tables[table.row.id] = table
+        table.start()
 
     # ------------------------------------------------------------------ tables
 
@@ -123,8 +182,7 @@ class Lobby:
             owner_id=owner.id if owner else None, rematch_of=rematch_of)
         table = await Table.create(row, seats, self.store, self._table_settings(row),
                                    self._rematch)
-        self.tables[table_id] = table
-        table.start()
+        self._add(table)
         return table
 
     def _table_settings(self, row: TableRow) -> Settings:
@@ -181,6 +239,11 @@ class Lobby:
 
     # ------------------------------------------------------------------ quick match
 
+    def alive(self, ticket: Ticket, now: float | None = None) -> bool:
+        """Whether the ticket's owner is still waiting (see :class:`Ticket`)."""
+        now = time.monotonic() if now is None else now
+        return ticket.polls > 0 or now - ticket.seen <= self.settings.ticket_lapse_seconds
+
     async def quick_match(self, player: PlayerRow, variant: str) -> Ticket:
         self.check_options(TableOptions(variant=variant))
         name = find_variant(variant).name
@@ -188,20 +251,51 @@ class Lobby:
             queue = self.queues.setdefault(name, [])
             for ticket in queue:
                 if ticket.player.id == player.id:
+                    ticket.seen = time.monotonic()
                     return ticket
-            rival = next((t for t in queue if t.table_id is None), None)
             ticket = Ticket(new_id(), player, name, time.monotonic())
             self.tickets[ticket.id] = ticket
-            if rival is None:
-                queue.append(ticket)
-                return ticket
-            queue.remove(rival)
-            table = await self._create("quick", TableOptions(variant=name),
-                                       [rival.player, player], bots_fill=False, owner=None)
-            for t in (rival, ticket):
-                t.table_id = table.row.id
-                t.matched.set()
+            await self._enqueue(ticket, front=False)
             return ticket
+
+    async def _enqueue(self, ticket: Ticket, front: bool) -> None:
+        """Pair ``ticket`` with the longest-waiting live rival, or queue it (at the front
+        for a player whose matched rival never came). Holds the lock."""
+        queue = self.queues.setdefault(ticket.variant, [])
+        now = time.monotonic()
+        for lapsed in [t for t in queue if not self.alive(t, now)]:
+            queue.remove(lapsed)
+            self.tickets.pop(lapsed.id, None)
+        rival = next((t for t in queue if t.table_id is None
+                      and t.player.id != ticket.player.id), None)
+        if rival is None:
+            queue.insert(0, ticket) if front else queue.append(ticket)
+            return
+        queue.remove(rival)
+        table = await self._create("quick", TableOptions(variant=ticket.variant),
+                                   [rival.player, ticket.player], bots_fill=False, owner=None)
+        for t in (rival, ticket):
+            t.table_id = table.row.id
+            t.matched_at = now
+            t.matched.set()
+
+    async def _absent(self, table: Table, present: list[str]) -> dict[str, str]:
+        """A quick-match table given up because a matched player never came: every player
+        who did come gets a new ticket at the front of the queue, with a bot offered at
+        once. Returns their new ticket ids by player id."""
+        out: dict[str, str] = {}
+        now = time.monotonic()
+        async with self.lock:
+            for seat in table.seats:
+                if seat.player_id not in present:
+                    continue
+                player = PlayerRow(seat.player_id, seat.nickname or "", datetime.now(UTC))
+                ticket = Ticket(new_id(), player, table.row.variant,
+                                since=now - self.settings.quick_match_bot_offer_seconds)
+                self.tickets[ticket.id] = ticket
+                await self._enqueue(ticket, front=True)
+                out[player.id] = ticket.id
+        return out
 
     def ticket(self, ticket_id: str, player: PlayerRow) -> Ticket:
         ticket = self.tickets.get(ticket_id)
@@ -209,9 +303,24 @@ class Lobby:
             raise LobbyError("queue/not_found", "no such quick-match ticket", 404)
         return ticket
 
-    async def wait(self, ticket: Ticket, seconds: float) -> None:
-        with contextlib.suppress(TimeoutError):
-            await asyncio.wait_for(ticket.matched.wait(), max(0.0, min(seconds, 30.0)))
+    async def wait(self, ticket: Ticket, seconds: float,
+                   gone: Callable[[], Awaitable[bool]] | None = None) -> None:
+        """Wait up to ``seconds`` (30 at most) for a match; the ticket stays alive while
+        this runs, and ``gone`` (the client hung up) ends the wait early."""
+        deadline = time.monotonic() + max(0.0, min(seconds, 30.0))
+        ticket.polls += 1
+        try:
+            while not ticket.matched.is_set():
+                left = deadline - time.monotonic()
+                if left <= 0:
+                    return
+                with contextlib.suppress(TimeoutError):
+                    await asyncio.wait_for(ticket.matched.wait(), min(left, 0.5))
+                if gone is not None and await gone():
+                    return
+        finally:
+            ticket.polls -= 1
+            ticket.seen = time.monotonic()
 
     def bot_offered(self, ticket: Ticket) -> bool:
         return (ticket.table_id is None and time.monotonic() - ticket.since
@@ -224,6 +333,7 @@ class Lobby:
             self._leave(ticket)
         table = await self.play_bot(ticket.player, TableOptions(ticket.variant, bot_level=level))
         ticket.table_id = table.row.id
+        ticket.matched_at = time.monotonic()
         ticket.matched.set()
         return table
 

@@ -3,20 +3,23 @@
 from __future__ import annotations
 
 import argparse
+import contextlib
+import ipaddress
 import logging
 from collections.abc import Sequence
+from dataclasses import replace
 from pathlib import Path
 
 import uvicorn
+from fastapi import FastAPI
 
 from basra.cliargs import OneLineParser, seconds
 from basra.server.app import create_app
-from basra.server.config import Settings
+from basra.server.config import Limits, Settings
+from basra.server.listen import listening_socket
 from basra.server.logs import setup_logging
 
 log = logging.getLogger("basra.serve")
-
-
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -39,23 +42,54 @@ def build_parser() -> argparse.ArgumentParser:
                         help="a bot's least time to play (default 0.7)")
     parser.add_argument("--bot-offer", type=seconds(zero=True), default=20.0, metavar="S",
                         help="quick-match wait before a bot is offered (default 20)")
+    parser.add_argument("--rematch-window", type=seconds(zero=True), default=60.0, metavar="S",
+                        help="seconds a finished table stays in memory for a rematch "
+                             "(default 60); then it is served from the database")
+    parser.add_argument("--trusted-proxy", action="append", default=[], metavar="ADDR",
+                        help="a reverse proxy (address or CIDR network) whose "
+                             "X-Forwarded-For names the client; repeat for several "
+                             "(default: none, the header is ignored)")
+    parser.add_argument("--no-limits", action="store_true",
+                        help="no per-address limits (load tests on loopback only)")
     parser.add_argument("--log-level", default="info",
                         choices=["debug", "info", "warning", "error"])
     return parser
 
 
 def settings_from(args: argparse.Namespace) -> Settings:
+    limits = Limits.unlimited() if args.no_limits else Limits()
+    limits = replace(limits, trusted_proxies=tuple(args.trusted_proxy))
     return Settings(db_url=args.db, data_dir=args.data_dir, clock_seconds=args.clock,
                     grace_seconds=args.grace, seed_window_seconds=args.seed_window,
                     bot_delay_seconds=args.bot_delay,
-                    quick_match_bot_offer_seconds=args.bot_offer)
+                    quick_match_bot_offer_seconds=args.bot_offer,
+                    rematch_window_seconds=args.rematch_window, limits=limits)
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    args = build_parser().parse_args(argv)
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    for proxy in args.trusted_proxy:
+        try:
+            ipaddress.ip_network(proxy, strict=False)
+        except ValueError:
+            parser.error(f"--trusted-proxy: {proxy!r} is not an address or network")
     setup_logging(args.log_level)
-    app = create_app(settings_from(args))
+    settings = settings_from(args)
+    try:
+        sock = listening_socket(args.host, args.port, settings)
+    except OSError as exc:
+        parser.error(f"cannot listen on {args.host}:{args.port}: {exc.strerror or exc}")
     log.info("serving on http://%s:%d", args.host, args.port)
-    uvicorn.run(app, host=args.host, port=args.port, log_config=None,
-                log_level=args.log_level, ws_max_size=16 * 1024)
+    server = uvicorn.Server(server_config(create_app(settings), args.log_level))
+    # uvicorn raises a captured Ctrl-C or SIGINT again once it has shut down cleanly
+    with contextlib.suppress(KeyboardInterrupt):
+        server.run(sockets=[sock])
     return 0
+
+
+def server_config(app: FastAPI, log_level: str) -> uvicorn.Config:
+    """How uvicorn runs the app: frames up to 16 KiB, and no proxy headers of its own (the
+    app reads ``X-Forwarded-For`` from ``--trusted-proxy`` only)."""
+    return uvicorn.Config(app, log_config=None, log_level=log_level, ws_max_size=16 * 1024,
+                          proxy_headers=False, lifespan="on")

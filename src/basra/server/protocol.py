@@ -15,12 +15,10 @@ from typing import Any
 
 from basra.cards import parse_card
 from basra.errors import BasraError
+from basra.shuffle import part_problem
 
 PROTOCOL = "basra-ws/1"
 MAX_MESSAGE_BYTES = 4096
-MAX_SEAT_SEED_BYTES = 60
-"""A seat's client seed: four of them joined with ``|`` stay within the 256 bytes of
-FAIRNESS.md."""
 
 
 class ProtocolError(Exception):
@@ -47,6 +45,8 @@ class PlayMessage:
 
 @dataclass(frozen=True, slots=True)
 class SeedMessage:
+    round: int
+    """The round (its nonce) this part is for: a part counts for that round only."""
     client_seed: str
 
 
@@ -101,15 +101,14 @@ def parse_client_message(raw: str | bytes) -> ClientMessage:
             raise ProtocolError("protocol/bad_card", str(exc)) from None
         return PlayMessage(version, card, take)
     if kind == "seed":
+        number = _int(data, "round")
         seed = data.get("client_seed")
         if not isinstance(seed, str):
             raise ProtocolError("protocol/bad_message", "'client_seed' must be text")
-        if "|" in seed:
-            raise ProtocolError("seed/bad", "a client seed may not contain '|'")
-        if len(seed.encode()) > MAX_SEAT_SEED_BYTES:
-            raise ProtocolError("seed/bad",
-                                f"a client seed may be at most {MAX_SEAT_SEED_BYTES} bytes")
-        return SeedMessage(seed)
+        problem = part_problem(seed)
+        if problem is not None:
+            raise ProtocolError("seed/bad", problem)
+        return SeedMessage(number, seed)
     if isinstance(kind, str) and kind in {"ready", "rematch", "ping"}:  # a list: unhashable
         return SimpleMessage(kind)
     raise ProtocolError("protocol/unknown_type",

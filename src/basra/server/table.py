@@ -16,7 +16,7 @@ import time
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
-from typing import Any, Protocol
+from typing import Any
 
 from basra.bots import make_bot
 from basra.bots.base import Bot
@@ -27,6 +27,7 @@ from basra.errors import BasraError
 from basra.records import Fairness, MatchRecord, RecordBuilder, to_json
 from basra.rules import find_variant
 from basra.server.config import Settings
+from basra.server.outbox import Outbox, encode
 from basra.server.protocol import (
     PROTOCOL,
     ClientMessage,
@@ -35,7 +36,7 @@ from basra.server.protocol import (
     SeedMessage,
     error,
 )
-from basra.shuffle import commitment, new_server_seed, shuffled_deck
+from basra.shuffle import commitment, new_server_seed, seat_part, shuffled_deck
 from basra.store.base import (
     PlayRow,
     SeatRow,
@@ -50,10 +51,8 @@ from basra.views import view
 log = logging.getLogger("basra.table")
 
 
-class Connection(Protocol):
-    """A client's socket as a table sees it."""
-
-    async def send_json(self, data: Any) -> None: ...
+Connection = Outbox
+"""A client's connection as a table sees it: a queue it puts messages in, never awaits."""
 
 
 @dataclass(eq=False)
@@ -62,14 +61,17 @@ class Seat:
     player_id: str | None
     nickname: str | None
     bot_level: str | None
-    client_seed: str
     bot: Bot
     connections: set[Connection] = field(default_factory=set)
     dropped_at: float | None = None
     takeover: bool = False
     """A bot plays for the absent player until they return."""
     ready: bool = False
+    part: str | None = None
+    """This seat's part of the pending round's client seed, if its player sent one."""
     rematch: bool = False
+    arrived: bool = False
+    """Whether the seat's player has connected to this table at least once."""
 
     @property
     def human(self) -> bool:
@@ -86,8 +88,7 @@ class Seat:
         return f"bot:{self.bot_level}" if self.bot_level else ""
 
     def row(self) -> SeatRow:
-        return SeatRow(self.number, self.player_id, self.bot_level, self.client_seed,
-                       self.nickname)
+        return SeatRow(self.number, self.player_id, self.bot_level, "", self.nickname)
 
 
 @dataclass(frozen=True, slots=True)
@@ -143,8 +144,16 @@ class Stop:
     pass
 
 
-Command = Attach | Detach | Incoming | BotMove | Join | FillBot | Stop
+@dataclass(frozen=True, slots=True)
+class Evict:
+    """The lobby lets a finished table go: tell its connections, then stop."""
+
+
+Command = Attach | Detach | Incoming | BotMove | Join | FillBot | Evict | Stop
 RematchHook = Callable[["Table"], Awaitable[str | None]]
+AbsentHook = Callable[["Table", list[str]], Awaitable[dict[str, str]]]
+"""Called when a quick-match table is given up because matched players never came: with the
+ids of the players who did come; returns each one's new quick-match ticket."""
 
 
 class SeatError(Exception):
@@ -178,14 +187,30 @@ class Table:
         self.thinking: asyncio.Task[None] | None = None
         self.task: asyncio.Task[None] | None = None
         self.rematch_table: str | None = None
-        self.bot_seeds: dict[int, str] = {}
+        self.finished_at: float | None = None
+        """When the match ended (monotonic): the lobby evicts the table a while after."""
+        self.commit_marks: dict[Connection, int] = {}
+        """For the pending round: how many messages each connection must have been sent
+        for the round's commitment to have reached it."""
+        self.on_absent: AbsentHook | None = None
+        self.lost: set[Connection] = set()
+        """Connections their outbox closed, waiting for the actor to detach them."""
+        self.arrival_deadline: float | None = None
+        now = time.monotonic()
+        for seat in seats:
+            if seat.human:  # nobody waits on a player who is not here: dropped from the start
+                seat.dropped_at = now
+        self.empty_since: float | None = now
+        """Since when no connection is open here (None while one is)."""
+        if row.status == "playing":
+            self._await_arrivals()
 
     # ------------------------------------------------------------------ construction
 
     @staticmethod
     def make_seat(row: SeatRow, table_id: str, default_level: str) -> Seat:
         level = row.bot_level or default_level
-        return Seat(row.seat, row.player_id, row.nickname, row.bot_level, row.client_seed,
+        return Seat(row.seat, row.player_id, row.nickname, row.bot_level,
                     make_bot(level, seed=f"{table_id}:{row.seat}:{secrets.token_hex(4)}"))
 
     @classmethod
@@ -216,9 +241,11 @@ class Table:
         # Versions only grow, across restarts too: a message made on a state from before
         # the restart can never match a state after it.
         table.version = int(time.time() * 1000)
+        table.arrival_deadline = None
         for seat in table.seats:
-            if seat.human:
-                seat.dropped_at = time.monotonic()
+            seat.arrived = True
+        if table.status == "finished":
+            table.finished_at = time.monotonic()
         return table
 
     # ------------------------------------------------------------------ the actor
@@ -226,10 +253,14 @@ class Table:
     def start(self) -> None:
         self.task = asyncio.create_task(self._run(), name=f"table {self.row.id}")
 
-    async def stop(self) -> None:
+    async def evict(self) -> None:
+        """Close every connection with a ``closed`` message, then stop the actor."""
+        await self.stop(Evict())
+
+    async def stop(self, command: Stop | Evict | None = None) -> None:
         if self.task is None:
             return
-        await self.inbox.put(Stop())
+        await self.inbox.put(command or Stop())
         with contextlib.suppress(asyncio.CancelledError):
             await self.task
         if self.thinking is not None:
@@ -248,17 +279,21 @@ class Table:
                 continue
             if isinstance(command, Stop):
                 return
+            if isinstance(command, Evict):
+                self._evict()
+                return
             try:
                 await self._handle(command)
             except Exception:  # a table must never die of one bad command
                 log.exception("table %s: command %s failed", self.row.id, type(command).__name__)
                 if isinstance(command, Incoming):
-                    await self._send(command.conn, error("server/internal",
-                                                         "the server could not do that"))
+                    self._send(command.conn, error("server/internal",
+                                                   "the server could not do that"))
 
     def _next_timer(self) -> float | None:
         now = time.monotonic()
-        times = [t for t in (self.turn_deadline, self.seed_deadline) if t is not None]
+        times = [t for t in (self.turn_deadline, self.seed_deadline, self.arrival_deadline,
+                             self._unattended_at()) if t is not None]
         times += [s.dropped_at + self.settings.grace_seconds for s in self.seats
                   if s.dropped_at is not None and not s.takeover]
         if not times:
@@ -273,8 +308,18 @@ class Table:
                     and now >= seat.dropped_at + self.settings.grace_seconds):
                 seat.takeover = True
                 changed = True
+        if self.arrival_deadline is not None and now >= self.arrival_deadline:
+            await self._arrival_over()
+            return
+        unattended = self._unattended_at()
+        if unattended is not None and now >= unattended:
+            await self._abandon([])  # waiting for players, and nobody has it open
+            return
         if self.seed_deadline is not None and now >= self.seed_deadline:
-            await self._start_round()
+            if not await self._maybe_start(window_over=True):
+                # The commitment has not reached every connected player yet: look again soon
+                # (a connection that does not read is closed within its stall limit).
+                self.seed_deadline = now + 0.02
             return
         if self.turn_deadline is not None and now >= self.turn_deadline:
             self.turn_deadline = None
@@ -287,7 +332,7 @@ class Table:
         """After creation or restore: carry on from wherever the table is."""
         if self.status == "waiting" and self._full():
             await self._set_status("playing")
-        if self.status != "playing":
+        if self.status != "playing" or self.arrival_deadline is not None:
             await self._broadcast()
             return
         if self.match.winner is not None:
@@ -296,7 +341,7 @@ class Table:
             self._begin_turn()
             await self._broadcast()
         elif self.rounds and self.rounds[-1].client_seed is None:
-            self.seed_deadline = time.monotonic() + self.settings.seed_window_seconds
+            self._open_seeding()
             await self._broadcast()
         else:
             await self._prepare_round()
@@ -312,7 +357,7 @@ class Table:
             try:
                 await self._message(command.conn, command.message)
             except ProtocolError as exc:
-                await self._send(command.conn, exc.to_json())
+                self._send(command.conn, exc.to_json())
         elif isinstance(command, BotMove):
             # Only the current thinking counts: a player who came back cancels it.
             if (self.thinking is not None and command.version == self.version
@@ -350,23 +395,43 @@ class Table:
     async def _attach(self, command: Attach) -> None:
         seat = next((s for s in self.seats if command.player_id is not None
                      and s.player_id == command.player_id), None)
+        if command.conn.closed:
+            return
+        self.empty_since = None
         if seat is None:
             self.spectators.add(command.conn)
         else:
             seat.connections.add(command.conn)
             seat.dropped_at = None
             seat.takeover = False
+            seat.arrived = True
             if self.thinking is not None and self._to_play() == seat.number:
                 self.thinking.cancel()
                 self.thinking = None
                 self._begin_turn()
-        await self._send(command.conn, {"type": "welcome", "protocol": PROTOCOL,
-                                        "table": self.row.id,
-                                        "seat": None if seat is None else seat.number})
+        self._send(command.conn, {"type": "welcome", "protocol": PROTOCOL,
+                                  "table": self.row.id,
+                                  "seat": None if seat is None else seat.number})
+        if seat is None:  # nothing changed for anyone else
+            self._send(command.conn, self.state_for(None))
+            return
+        if self.arrival_deadline is not None:
+            if all(s.arrived for s in self.seats if s.human):
+                self.arrival_deadline = None
+                await self._prepare_round()
+                return
+            self.arrival_deadline = min(self.arrival_deadline,
+                                        time.monotonic() + self._arrival_wait())
         await self._broadcast()
 
     async def _detach(self, conn: Connection) -> None:
+        self.lost.discard(conn)
+        self.commit_marks.pop(conn, None)
         self.spectators.discard(conn)
+        if not self._connections():
+            self.empty_since = time.monotonic()
+        if conn not in (c for s in self.seats for c in s.connections):
+            return
         seat = self.seat_of(conn)
         if seat is None:
             return
@@ -374,6 +439,8 @@ class Table:
         if not seat.connections:
             seat.dropped_at = time.monotonic()
             await self._broadcast()
+            if self.seed_deadline is not None:
+                await self._maybe_start()
 
     async def _message(self, conn: Connection, message: ClientMessage) -> None:
         seat = self.seat_of(conn)
@@ -384,22 +451,19 @@ class Table:
         elif isinstance(message, SeedMessage):
             if seat is None:
                 raise ProtocolError("seed/not_seated", "spectators have no client seed")
-            if self.status == "playing" and self.match.in_round:
-                raise ProtocolError("seed/round_started",
-                                    "the round has started: the seed counts from the next one")
-            seat.client_seed = message.client_seed
-            await self.store.set_seat(self.row.id, seat.row())
+            self._check_part(seat, message)
+            seat.part = message.client_seed
+            seat.ready = True
             self.version += 1
             await self._broadcast()
+            await self._maybe_start()
         elif message.type == "ping":
-            await self._send(conn, {"type": "pong", "version": self.version})
+            self._send(conn, {"type": "pong", "version": self.version})
         elif message.type == "ready":
             if seat is None:
                 raise ProtocolError("ready/not_seated", "spectators are never waited for")
             seat.ready = True
-            if self.seed_deadline is not None and all(
-                    s.ready for s in self.seats if s.human and s.connections):
-                await self._start_round()
+            await self._maybe_start()
         elif message.type == "rematch":
             await self._rematch_vote(seat)
 
@@ -416,6 +480,7 @@ class Table:
             raise SeatError("table/full", "every seat at this table is taken")
         seat.player_id = command.player_id
         seat.nickname = command.nickname
+        seat.dropped_at = time.monotonic()  # until they open the table
         return seat.number
 
     def _fill_bot(self, command: FillBot) -> int:
@@ -440,9 +505,11 @@ class Table:
         self.version += 1
         if self.status == "waiting" and self._full():
             await self._set_status("playing")
-            await self._prepare_round()
-        else:
-            await self._broadcast()
+            self._await_arrivals()
+            if self.arrival_deadline is None:
+                await self._prepare_round()
+                return
+        await self._broadcast()
 
     async def _set_status(self, status: TableStatus) -> None:
         self.status = status
@@ -451,34 +518,81 @@ class Table:
     # ------------------------------------------------------------------ rounds
 
     async def _prepare_round(self) -> None:
-        """Draw the next round's server seed and publish its commitment."""
+        """Draw the next round's server seed and publish its commitment. The round starts
+        once every connected player sent a part for it (or said ready), or when the seed
+        window ends; never before the commitment has been sent to every connected player."""
         number = self.match.rounds_started + 1
         seed = new_server_seed()
         commit = commitment(seed)
         await self.store.add_round(self.row.id, number, seed, commit)
         self.rounds.append(RoundSeeds(number, seed, commit))
+        self.version += 1
+        self._open_seeding()
+        await self._broadcast()
+        await self._maybe_start()
+
+    def _open_seeding(self) -> None:
         for s in self.seats:
             s.ready = False
-        self.version += 1
-        if self.settings.seed_window_seconds <= 0 or not any(s.human for s in self.seats):
-            await self._start_round()
-            return
+            s.part = None
+        self.commit_marks.clear()
         self.seed_deadline = time.monotonic() + self.settings.seed_window_seconds
-        await self._broadcast()
 
-    def _client_seed(self, number: int) -> str:
-        parts = []
+    def _check_part(self, seat: Seat, message: SeedMessage) -> None:
+        """A part is for the pending round only, and never one this seat used before."""
+        pending = self.rounds[-1] if self.rounds else None
+        if self.seed_deadline is None or pending is None:
+            if pending is not None and message.round == pending.number:
+                raise ProtocolError("seed/round_started",
+                                    f"round {pending.number} has started: its client seed "
+                                    "is fixed")
+            raise ProtocolError("seed/wrong_round", f"round {message.round} is not waiting "
+                                "for client seeds")
+        if message.round != pending.number:
+            raise ProtocolError("seed/wrong_round", f"round {pending.number} is waiting for "
+                                f"client seeds, not round {message.round}")
+        for earlier in self.rounds[:-1]:
+            parts = (earlier.client_seed or "").split("|")
+            if seat.number < len(parts) and parts[seat.number] == message.client_seed:
+                raise ProtocolError("seed/reused", f"that part was used in round "
+                                    f"{earlier.number}: send a fresh one for each round")
+
+    def _commitment_delivered(self) -> bool:
+        """Whether the pending round's commitment reached every connected player."""
         for seat in self.seats:
-            seed = seat.client_seed if seat.human else ""
-            if not seed:
-                seed = secrets.token_hex(8)
-            parts.append(seed)
-        return "|".join(parts)
+            for conn in seat.connections:
+                if conn.closed:
+                    continue
+                mark = self.commit_marks.get(conn)
+                if mark is None or not conn.delivered(mark):
+                    return False
+        return True
+
+    async def _maybe_start(self, window_over: bool = False) -> bool:
+        """Start the pending round if it may start now; whether it started."""
+        if self.seed_deadline is None:
+            return False
+        window_over = window_over or time.monotonic() >= self.seed_deadline
+        everyone = all(s.ready for s in self.seats
+                       if s.human and any(not c.closed for c in s.connections))
+        if not (window_over or everyone) or not self._commitment_delivered():
+            return False
+        await self._start_round()
+        return True
+
+    def _client_seed(self, number: int, server_seed: str) -> str:
+        """One part per seat: the part a player sent for this round, or else the part
+        derived from the committed server seed (always so for a bot)."""
+        return "|".join(
+            seat.part if seat.human and seat.part is not None
+            else seat_part(server_seed, number, seat.number)
+            for seat in self.seats)
 
     async def _start_round(self) -> None:
         self.seed_deadline = None
+        self.commit_marks.clear()
         pending = self.rounds[-1]
-        client_seed = self._client_seed(pending.number)
+        client_seed = self._client_seed(pending.number, pending.server_seed)
         await self.store.start_round(self.row.id, pending.number, client_seed)
         self.rounds[-1] = RoundSeeds(pending.number, pending.server_seed, pending.commitment,
                                      client_seed)
@@ -592,15 +706,75 @@ class Table:
     async def _finish(self) -> None:
         self.turn_deadline = None
         self.status = "finished"
+        self.finished_at = time.monotonic()
         await self.store.finish_table(self.row.id, self.result())
         self.version += 1
         await self._broadcast()
+
+    def _unattended_at(self) -> float | None:
+        if self.status != "waiting" or self.empty_since is None:
+            return None
+        return self.empty_since + self.settings.unattended_seconds
+
+    def _await_arrivals(self) -> None:
+        """The first round waits for every seated player to open the table, so that each
+        sees the first commitment before any card (a quick match waits less)."""
+        if any(s.human and not s.arrived for s in self.seats):
+            self.arrival_deadline = time.monotonic() + self._arrival_wait()
+
+    def _arrival_wait(self) -> float:
+        """How long the first round waits for missing players: briefly when someone is
+        already here (or for a quick match), long when nobody has come yet."""
+        someone = any(s.human and s.arrived for s in self.seats)
+        if self.row.kind == "quick" or someone:
+            return self.settings.arrival_seconds
+        return self.settings.unattended_seconds
+
+    async def _arrival_over(self) -> None:
+        """Not every seated player came. A quick-match table is given up before its first
+        card (the players who came are matched again); another table starts without the
+        absent, whose seats are played by bots after the grace period; a table nobody
+        came to is given up. Nobody waits on an absent player's clock."""
+        self.arrival_deadline = None
+        present = [s.player_id for s in self.seats if s.human and s.arrived and s.player_id]
+        if present and self.row.kind != "quick":
+            await self._prepare_round()
+            return
+        await self._abandon(present)
+
+    async def _abandon(self, present: list[str]) -> None:
+        self.arrival_deadline = None
+        await self._set_status("abandoned")
+        self.finished_at = time.monotonic()
+        self.version += 1
+        await self._broadcast()
+        tickets = await self.on_absent(self, present) if self.on_absent is not None else {}
+        for seat in self.seats:
+            ticket = tickets.get(seat.player_id or "")
+            if ticket is None:
+                continue
+            for conn in list(seat.connections):
+                self._send(conn, {"type": "requeued", "ticket": ticket,
+                                  "variant": self.row.variant, "bot_offer": True,
+                                  "message": "your opponent never came: you are first in "
+                                             "the queue again, or play a bot now"})
+
+    def _evict(self) -> None:
+        """Tell every connection the table leaves the server's memory (it is served from
+        the store from now on), then close them."""
+        closing = {"type": "closed", "reason": self.status,
+                   "message": "this table is over; its record stays available"}
+        for conn in self._connections():
+            conn.put(closing)
+            conn.close("table closed", code=1000, flush=True)
 
     async def _rematch_vote(self, seat: Seat | None) -> None:
         if seat is None:
             raise ProtocolError("rematch/not_seated", "spectators cannot ask for a rematch")
         if self.status != "finished":
             raise ProtocolError("rematch/not_over", "the match is not over yet")
+        if self.on_rematch is None:
+            raise ProtocolError("rematch/closed", "the rematch window has closed")
         seat.rematch = True
         everyone = all(s.rematch for s in self.seats if s.human)
         if self.rematch_table is None and everyone and self.on_rematch is not None:
@@ -645,13 +819,16 @@ class Table:
                 revealed.append({**entry, "server_seed": r.server_seed, "nonce": r.number})
             else:
                 current = entry
+        if current is not None and self.seed_deadline is not None:
+            current["parts_sent"] = [s.part is not None if s.human else None
+                                     for s in self.seats]
         players = [{
             "seat": s.number,
             "name": s.name,
             "kind": "human" if s.human else ("bot" if s.bot_level else "empty"),
             "connected": bool(s.connections) if s.human else None,
             "bot_playing": s.takeover,
-            "client_seed": s.client_seed if s.human else None,
+            "client_seed": s.part if s.number == seat else None,
             "rematch": s.rematch,
         } for s in self.seats]
         out: dict[str, Any] = {
@@ -661,9 +838,7 @@ class Table:
             "seats": self.row.seats,
             "teams": self.row.teams,
             "status": self.status,
-            "phase": ("waiting" if self.status == "waiting" else "finished"
-                      if self.status == "finished" else "seeding"
-                      if self.seed_deadline is not None else "playing"),
+            "phase": self.phase,
             "players": players,
             "clock": clock,
             "fairness": {"current": current, "revealed": revealed},
@@ -673,23 +848,44 @@ class Table:
             out["invite_code"] = self.row.invite_code
         return out
 
+    @property
+    def phase(self) -> str:
+        if self.status in ("waiting", "finished", "abandoned"):
+            return self.status
+        if self.arrival_deadline is not None:
+            return "arriving"
+        return "seeding" if self.seed_deadline is not None else "playing"
+
     def state_for(self, seat: int | None) -> dict[str, Any]:
         return {"type": "state", "version": self.version, "you": seat,
                 "table": self.table_json(seat), "view": view(self.match, seat).to_json()}
 
-    async def _send(self, conn: Connection, message: dict[str, Any]) -> None:
-        try:
-            await conn.send_json(message)
-        except Exception:  # a broken socket is the reader's to notice
-            log.debug("table %s: send failed", self.row.id)
+    def _connections(self) -> list[Connection]:
+        return [c for s in self.seats for c in s.connections] + list(self.spectators)
+
+    def _send(self, conn: Connection, message: dict[str, Any] | str) -> None:
+        """Queue a message for one connection; a connection that cannot take it (its queue
+        overflowed, or it stopped reading) is closed and counts as gone at once."""
+        if not conn.put(message):
+            self._lose(conn)
+
+    def _lose(self, conn: Connection) -> None:
+        """A connection closed by its outbox: the actor detaches it next (once)."""
+        if conn not in self.lost:
+            self.lost.add(conn)
+            self.inbox.put_nowait(Detach(conn))
 
     async def _broadcast(self) -> None:
+        """Every connection gets its own seat's state; never awaits a socket."""
+        seeding = self.seed_deadline is not None
         for seat in self.seats:
             if seat.connections:
-                message = self.state_for(seat.number)
+                text = encode(self.state_for(seat.number))
                 for conn in list(seat.connections):
-                    await self._send(conn, message)
+                    self._send(conn, text)
+                    if seeding and conn in seat.connections:
+                        self.commit_marks.setdefault(conn, conn.queued)
         if self.spectators:
-            message = self.state_for(None)
+            text = encode(self.state_for(None))
             for conn in list(self.spectators):
-                await self._send(conn, message)
+                self._send(conn, text)

@@ -151,6 +151,10 @@ class Store(ABC):
     async def table_by_code(self, invite_code: str) -> TableRow | None: ...
 
     @abstractmethod
+    async def rematch_of(self, table_id: str) -> str | None:
+        """The id of the table made as a rematch of ``table_id``, if any."""
+
+    @abstractmethod
     async def set_status(self, table_id: str, status: TableStatus) -> None: ...
 
     @abstractmethod

@@ -105,6 +105,7 @@ tables = Table(
     CheckConstraint("status IN ('waiting', 'playing', 'finished', 'abandoned')",
                     name="status"),
     Index(None, "status"),
+    Index(None, "rematch_of"),
 )
 
 table_seats = Table(

@@ -302,6 +302,10 @@ class SqlStore(Store):
         row = await self._first(select(tables).where(tables.c.invite_code == invite_code))
         return None if row is None else table_row(row)
 
+    async def rematch_of(self, table_id: str) -> str | None:
+        row = await self._first(select(tables.c.id).where(tables.c.rematch_of == table_id))
+        return None if row is None else str(row[0])
+
     async def set_status(self, table_id: str, status: TableStatus) -> None:
         await self._update_table(table_id, status=status)
 

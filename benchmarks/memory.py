@@ -1,0 +1,186 @@
+"""Memory: does a long-running server give back what finished matches, lapsed quick-match
+tickets and closed connections held?
+
+Starts a real ``basra serve`` (SQLite in a temporary directory) on a free loopback port and
+reads its resident memory (VmRSS) idle; plays ``--warmup`` matches and reads it again (code
+paths, caches and the allocator's arenas are warm then); then plays ``--matches`` more whole
+matches, each a guest against the random bot over a real websocket (``--concurrency`` at a
+time), and leaves ``--tickets`` quick-match tickets that nobody waits on. Once idle (the
+rematch window and the ticket lapse have passed) it reads the memory a last time and what
+the server says it holds (``/health``: live tables, tickets, sockets). Traffic goes to
+127.0.0.1 only, and every loop is bounded.
+
+    .venv/bin/python benchmarks/memory.py --matches 1000
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import contextlib
+import json
+import socket
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+from typing import Any
+
+import httpx
+from websockets.asyncio.client import connect
+
+REMATCH_WINDOW = 2.0
+TICKET_LAPSE = 5.0  # the server's default
+ARRIVAL = 10.0  # likewise: how long a quick-match table waits for its players
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port: int = s.getsockname()[1]
+        return port
+
+
+def rss_mb(pid: int) -> float:
+    for line in Path(f"/proc/{pid}/status").read_text().splitlines():
+        if line.startswith("VmRSS:"):
+            return int(line.split()[1]) / 1024
+    raise RuntimeError("no VmRSS")
+
+
+async def wait_ready(base: str, seconds: float = 60) -> None:
+    deadline = time.monotonic() + seconds
+    async with httpx.AsyncClient() as http:
+        while time.monotonic() < deadline:
+            with contextlib.suppress(httpx.HTTPError):
+                if (await http.get(f"{base}/ready")).status_code == 200:
+                    return
+            await asyncio.sleep(0.1)
+    raise RuntimeError("basra serve did not become ready")
+
+
+async def one_match(base: str, http: httpx.AsyncClient, index: int) -> int:
+    """A guest plays a whole match against the random bot; returns its plays."""
+    r = await http.post(f"{base}/api/guests", json={"nickname": f"mem{index}"})
+    token = r.json()["token"]
+    headers = {"Authorization": f"Bearer {token}"}
+    r = await http.post(f"{base}/api/tables/bot", headers=headers,
+                        json={"bot_level": "random"})
+    table = r.json()["table"]["id"]
+    ws_url = base.replace("http://", "ws://") + f"/ws/tables/{table}?token={token}"
+    plays = 0
+    deadline = time.monotonic() + 600
+    async with connect(ws_url, max_size=None) as ws:
+        sent = -1
+        while time.monotonic() < deadline:
+            message = json.loads(await asyncio.wait_for(ws.recv(), 120))
+            if message["type"] != "state":
+                continue
+            if message["table"]["status"] == "finished":
+                return plays
+            view = message["view"]
+            if view["legal"] and view["turn"] == message["you"] and message["version"] > sent:
+                sent = message["version"]
+                play = view["legal"][0]
+                await ws.send(json.dumps({"type": "play", "version": sent,
+                                          "card": play["card"], "take": play["take"]}))
+                plays += 1
+    raise RuntimeError("a match did not end in 600 s")
+
+
+async def matches(base: str, count: int, concurrency: int, offset: int) -> int:
+    queue = iter(range(offset, offset + count))
+    total = 0
+    limits = httpx.Limits(max_connections=concurrency + 4)
+    async with httpx.AsyncClient(limits=limits, timeout=60) as http:
+        async def worker() -> None:
+            nonlocal total
+            for index in queue:
+                plays = await one_match(base, http, index)
+                total += plays  # not `total += await ...`: that reads total before awaiting
+
+        await asyncio.gather(*(worker() for _ in range(concurrency)))
+    return total
+
+
+async def tickets(base: str, count: int) -> None:
+    """Quick-match tickets whose owners never wait on them: those matched in pairs make
+    tables nobody opens (given up after the arrival wait), the rest lapse."""
+    variants = ["egyptian", "arabic101", "lebanese", "serbian"]
+    async with httpx.AsyncClient(timeout=60) as http:
+        for i in range(count):
+            r = await http.post(f"{base}/api/guests", json={"nickname": f"tk{i}"})
+            headers = {"Authorization": f"Bearer {r.json()['token']}"}
+            r = await http.post(f"{base}/api/quick-match", headers=headers,
+                                json={"variant": variants[i % len(variants)]})
+            r.raise_for_status()
+
+
+async def health(base: str) -> dict[str, Any]:
+    async with httpx.AsyncClient() as http:
+        body: dict[str, Any] = (await http.get(f"{base}/health")).json()
+        return body
+
+
+async def run(args: argparse.Namespace) -> dict[str, Any]:
+    port = free_port()
+    base = f"http://127.0.0.1:{port}"
+    with tempfile.TemporaryDirectory() as tmp:
+        command = [sys.executable, "-m", "basra", "serve", "--port", str(port),
+                   "--data-dir", tmp, "--seed-window", "0", "--bot-delay", "0",
+                   "--rematch-window", str(REMATCH_WINDOW), "--no-limits",
+                   "--log-level", "warning"]
+        server = subprocess.Popen(command, stdout=subprocess.DEVNULL,
+                                  stderr=subprocess.DEVNULL)
+        try:
+            await wait_ready(base)
+            idle = rss_mb(server.pid)
+            started = time.monotonic()
+            await matches(base, args.warmup, args.concurrency, 0)
+            await asyncio.sleep(REMATCH_WINDOW + 2)
+            warm = rss_mb(server.pid)
+            plays = await matches(base, args.matches, args.concurrency, args.warmup)
+            peak = rss_mb(server.pid)
+            await tickets(base, args.tickets)
+            await asyncio.sleep(ARRIVAL + REMATCH_WINDOW + TICKET_LAPSE + 3)
+            after = rss_mb(server.pid)
+            held = (await health(base))["memory"]
+            elapsed = time.monotonic() - started
+        finally:
+            server.terminate()
+            with contextlib.suppress(subprocess.TimeoutExpired):
+                server.wait(20)
+            if server.poll() is None:
+                server.kill()
+    return {"benchmark": "memory", "matches": args.matches, "warmup": args.warmup,
+            "plays": plays, "tickets": args.tickets, "concurrency": args.concurrency,
+            "seconds": round(elapsed, 1), "rss_idle_mb": round(idle, 1),
+            "rss_warm_mb": round(warm, 1), "rss_peak_mb": round(peak, 1),
+            "rss_after_mb": round(after, 1), "growth_after_warmup_mb": round(after - warm, 1),
+            "held_after": held}
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--matches", type=int, default=1000)
+    parser.add_argument("--warmup", type=int, default=50)
+    parser.add_argument("--tickets", type=int, default=200)
+    parser.add_argument("--concurrency", type=int, default=8)
+    parser.add_argument("--json", action="store_true")
+    args = parser.parse_args()
+    result = asyncio.run(run(args))
+    if args.json:
+        print(json.dumps(result))
+        return
+    print(f"{result['matches']} matches ({result['plays']} plays) and {result['tickets']} "
+          f"lapsed tickets in {result['seconds']} s")
+    print(f"RSS: idle {result['rss_idle_mb']} MB, after {result['warmup']} warm-up matches "
+          f"{result['rss_warm_mb']} MB, at the end of play {result['rss_peak_mb']} MB, "
+          f"idle again {result['rss_after_mb']} MB "
+          f"(growth after warm-up {result['growth_after_warmup_mb']:+} MB)")
+    print(f"held once idle: {result['held_after']}")
+
+
+if __name__ == "__main__":
+    main()

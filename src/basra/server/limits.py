@@ -1,0 +1,199 @@
+"""Limits on what one connection and one client address may do: token buckets for message
+rates and for creating guests and tables, a count of open sockets per address, and a bound
+on request bodies (docs/PROTOCOL.md, "Limits").
+
+The client address is ``scope["client"]``; behind a reverse proxy that the operator names
+(``--trusted-proxy``), uvicorn's ``ProxyHeadersMiddleware`` has already replaced it with the
+address the proxy saw (``X-Forwarded-For``), and from anyone else the header is ignored.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import time
+from collections import OrderedDict
+from collections.abc import Awaitable, Callable, MutableMapping
+from typing import Any
+
+Scope = MutableMapping[str, Any]
+Message = MutableMapping[str, Any]
+Receive = Callable[[], Awaitable[Message]]
+Send = Callable[[Message], Awaitable[None]]
+ASGIApp = Callable[[Scope, Receive, Send], Awaitable[None]]
+
+
+class TokenBucket:
+    """``burst`` tokens at most, refilled at ``rate`` a second; a take costs one.
+
+    >>> bucket = TokenBucket(rate=1.0, burst=2, now=0.0)
+    >>> bucket.take(0.0), bucket.take(0.0), bucket.take(0.0)
+    (True, True, False)
+    >>> bucket.take(1.0)
+    True
+    """
+
+    __slots__ = ("burst", "rate", "stamp", "tokens")
+
+    def __init__(self, rate: float, burst: int, now: float | None = None) -> None:
+        self.rate = rate
+        self.burst = burst
+        self.tokens = float(burst)
+        self.stamp = time.monotonic() if now is None else now
+
+    def _refill(self, now: float) -> None:
+        if now > self.stamp:
+            self.tokens = min(float(self.burst), self.tokens + (now - self.stamp) * self.rate)
+            self.stamp = now
+
+    def take(self, now: float | None = None) -> bool:
+        """Take a token if there is one; whether there was."""
+        self._refill(time.monotonic() if now is None else now)
+        if self.tokens >= 1.0:
+            self.tokens -= 1.0
+            return True
+        return False
+
+    def retry_after(self) -> float:
+        """Seconds until the next token."""
+        return max(0.0, (1.0 - self.tokens) / self.rate) if self.rate > 0 else math.inf
+
+    def full(self, now: float) -> bool:
+        self._refill(now)
+        return self.tokens >= self.burst
+
+
+class AddressBuckets:
+    """One :class:`TokenBucket` per client address, for one kind of action. Holds at most
+    ``most`` addresses (the least recently seen go first), so memory stays bounded."""
+
+    def __init__(self, per_minute: float, burst: int, most: int = 100_000) -> None:
+        self.rate = per_minute / 60.0
+        self.burst = burst
+        self.most = most
+        self.buckets: OrderedDict[str, TokenBucket] = OrderedDict()
+
+    def take(self, address: str, now: float | None = None) -> float | None:
+        """Take one for ``address``: ``None`` if allowed, else the seconds to wait."""
+        now = time.monotonic() if now is None else now
+        bucket = self.buckets.get(address)
+        if bucket is None:
+            bucket = self.buckets[address] = TokenBucket(self.rate, self.burst, now)
+            if len(self.buckets) > self.most:
+                self.buckets.popitem(last=False)
+        else:
+            self.buckets.move_to_end(address)
+        if bucket.take(now):
+            return None
+        return bucket.retry_after()
+
+    def prune(self, now: float | None = None) -> None:
+        """Forget addresses whose bucket is full again (they are as if never seen)."""
+        now = time.monotonic() if now is None else now
+        for address in [a for a, b in self.buckets.items() if b.full(now)]:
+            del self.buckets[address]
+
+
+class SocketCounts:
+    """Open websockets per client address."""
+
+    def __init__(self, most: int) -> None:
+        self.most = most
+        self.open: dict[str, int] = {}
+
+    def acquire(self, address: str) -> bool:
+        count = self.open.get(address, 0)
+        if count >= self.most:
+            return False
+        self.open[address] = count + 1
+        return True
+
+    def release(self, address: str) -> None:
+        count = self.open.get(address, 0) - 1
+        if count > 0:
+            self.open[address] = count
+        else:
+            self.open.pop(address, None)
+
+
+class RateLimited(Exception):
+    """Over a per-address limit: HTTP 429 ``rate/limited`` with ``Retry-After``."""
+
+    def __init__(self, what: str, retry_after: float) -> None:
+        super().__init__(f"too many {what} from your address: try again in "
+                         f"{max(1, math.ceil(retry_after))} s")
+        self.retry_after = max(1, math.ceil(retry_after))
+
+
+def client_address(scope: Scope) -> str:
+    client = scope.get("client")
+    return str(client[0]) if client else "unknown"
+
+
+class BodyLimit:
+    """ASGI middleware: an HTTP request body over ``most`` bytes is answered 413
+    ``request/too_large`` before the app parses it (by its Content-Length, or as it
+    streams in without one)."""
+
+    def __init__(self, app: ASGIApp, most: int) -> None:
+        self.app = app
+        self.most = most
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+        for name, value in scope.get("headers", ()):
+            if name == b"content-length":
+                try:
+                    declared = int(value)
+                except ValueError:
+                    declared = 0
+                if declared > self.most:
+                    await self._refuse(send)
+                    return
+        seen = 0
+        refused = False
+
+        async def limited_receive() -> Message:
+            nonlocal seen, refused
+            message = await receive()
+            if message["type"] == "http.request":
+                seen += len(message.get("body", b""))
+                if seen > self.most:
+                    refused = True
+                    raise _TooLarge
+            return message
+
+        started = False
+
+        async def tracking_send(message: Message) -> None:
+            nonlocal started
+            if message["type"] == "http.response.start":
+                started = True
+            await send(message)
+
+        try:
+            await self.app(scope, limited_receive, tracking_send)
+        except _TooLarge:
+            if not started:
+                await self._refuse(send)
+        except Exception:
+            if not refused:
+                raise
+            if not started:
+                await self._refuse(send)
+
+    async def _refuse(self, send: Send) -> None:
+        body = json.dumps({"error": {
+            "code": "request/too_large",
+            "message": f"a request body may be at most {self.most} bytes"}}).encode()
+        await send({"type": "http.response.start", "status": 413,
+                    "headers": [(b"content-type", b"application/json"),
+                                (b"content-length", str(len(body)).encode()),
+                                (b"connection", b"close")]})
+        await send({"type": "http.response.body", "body": body})
+
+
+class _TooLarge(Exception):
+    pass
