@@ -20,7 +20,7 @@ from basra.cards import NAMES, cards_of
 from basra.engine import deal_round
 from basra.records import parse_record, verify
 from basra.rules import find_variant
-from basra.shuffle import commitment, shuffled_deck
+from basra.shuffle import commitment, part_problem, seat_part, shuffled_deck
 from web_helpers import (
     CHROMIUM,
     CHROMIUM_ARGS,
@@ -35,9 +35,17 @@ from web_helpers import (
 WEB = ROOT / "src" / "basra" / "web"
 
 
+SEED_WINDOW = 10.0
+"""A long seed window: a round must start as soon as the page's part is in, not when the
+window ends."""
+REMATCH_WINDOW = 12.0
+"""A finished table leaves the server's memory this long after its end (then ``closed``)."""
+
+
 @pytest.fixture(scope="module")
 def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
-    with basra_server(tmp_path_factory.mktemp("webdata")) as base:
+    with basra_server(tmp_path_factory.mktemp("webdata"), "--seed-window", str(SEED_WINDOW),
+                      "--rematch-window", str(REMATCH_WINDOW)) as base:
         yield base
 
 
@@ -123,12 +131,12 @@ VERIFY_PLAYED = """async ([round, seen]) => {
   seen.plays = d.hands.flatMap((hands) => [1, 0, 1, 0, 1, 0, 1, 0].map(
     (seat, i) => ({seat, card: hands[seat][i >> 1]})));
   const result = await f.verifyRound(round, seen);
-  return {fair: result.fair, checks: result.checks};
+  return {fair: result.fair, verdict: result.verdict, checks: result.checks};
 }"""
 VERIFY_CLAIMED = """async ([round, seen]) => {
   const f = await import('/static/js/fairness.js');
   const result = await f.verifyRound(round, seen);
-  return {fair: result.fair, checks: result.checks};
+  return {fair: result.fair, verdict: result.verdict, checks: result.checks};
 }"""
 
 
@@ -192,12 +200,13 @@ def test_verify_round_says_not_fair_when_the_seed_lies(players: list[Player], br
     seed, client, nonce, commit, deck = VECTORS[0]
     cards = deck.split()
     seen = {"variant": "egyptian", "seats": 2, "dealer": 0, "commitment": commit,
-            "opening_floor": [], "plays": [], "hands": {}, "seat": 0, "sentSeeds": ["alice"]}
+            "opening_floor": [], "plays": [], "hands": {}, "seat": 0,
+            "kinds": ["human", "human"], "sentParts": ["alice"]}
     real = p.page.evaluate(VERIFY_PLAYED, [{"server_seed": seed, "client_seed": client,
                                             "nonce": nonce, "commitment": commit}, seen])
     assert real["fair"], real
     assert {c["id"] for c in real["checks"]} >= {"commitment", "commitment_published",
-                                                 "opening_floor", "own_hands", "plays"}
+                                                 "opening_floor", "own_hands", "plays", "parts"}
     lie = p.page.evaluate(VERIFY_CLAIMED, [{"server_seed": seed, "client_seed": "alice|eve",
                                             "nonce": nonce, "commitment": commit},
                                            {**seen, "hands": {"0": [cards[1]]}}])
@@ -208,6 +217,56 @@ def test_verify_round_says_not_fair_when_the_seed_lies(players: list[Player], br
                                                {**seen, "commitment": None}])
     assert not swapped["fair"]
     assert [c["ok"] for c in swapped["checks"] if c["id"] == "commitment"] == [False]
+
+
+SEAT_PARTS = [
+    ("0000000000000000000000000000000000000000000000000000000000000001", 1, 0, "325044ddfe5478f0"),
+    ("0000000000000000000000000000000000000000000000000000000000000001", 1, 1, "8dcc8d99a2ec07c3"),
+    ("0000000000000000000000000000000000000000000000000000000000000001", 2, 1, "7d9082400dc4c67d"),
+    ("0000000000000000000000000000000000000000000000000000000000000001", 3, 3, "f102c21bed08b872"),
+    ("ffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff", 1, 1, "5706e4a2b583475d"),
+]
+SEAT_PART_CASES = """async (cases) => {
+  const f = await import('/static/js/fairness.js');
+  const out = [];
+  for (const [seed, nonce, seat] of cases) out.push(await f.seatPart(seed, nonce, seat));
+  return out;
+}"""
+FRESH_PARTS = """async (texts) => {
+  const f = await import('/static/js/fairness.js');
+  return texts.map((text) => [f.freshPart(text), f.freshPart(text)]);
+}"""
+
+
+def test_seat_parts_match_fairness_vectors(players: list[Player], browser: Browser,
+                                           server: str) -> None:
+    """part(seat) of FAIRNESS.md in the page, and fresh parts as the reference clients make
+    them (16 random bytes, or the player's text cut to 43 bytes, "." and 8 random bytes)."""
+    p = make(players, browser, server)
+    p.page.goto(server + "/rules")
+    got = p.page.evaluate(SEAT_PART_CASES, [[seed, nonce, seat] for seed, nonce, seat, _
+                                            in SEAT_PARTS])
+    assert got == [part for *_, part in SEAT_PARTS]
+    rng = random.Random(11)
+    cases = [["".join(rng.choice("0123456789abcdef") for _ in range(64)), rng.randint(1, 40),
+              rng.randrange(4)] for _ in range(12)]
+    assert p.page.evaluate(SEAT_PART_CASES, cases) == [seat_part(*c) for c in cases]
+    texts = ["", "Amira", "ب" * 30, "x" * 50, "a😀" * 20, "  Zoë's lucky day  "]
+    fresh = p.page.evaluate(FRESH_PARTS, texts)
+    seen: set[str] = set()
+    for text, pair in zip(texts, fresh, strict=True):
+        for part in pair:
+            assert part_problem(part) is None, part
+            assert part not in seen, "a fresh part repeated"
+            seen.add(part)
+            own = text.strip()
+            if not own:
+                assert re.fullmatch(r"[0-9a-f]{32}", part), part
+                continue
+            cut, dot, tail = part.rpartition(".")
+            assert dot and re.fullmatch(r"[0-9a-f]{16}", tail), part
+            assert cut == own.encode("utf-8")[:43].decode("utf-8", "ignore"), part
+    no_errors(p)
 
 
 # ---------------------------------------------------------------------------------------
@@ -327,15 +386,19 @@ def test_a_guest_plays_a_bot_to_the_end(players: list[Player], browser: Browser,
     shot(page, "round-end-phone")
     page.set_viewport_size(DESKTOP)
 
-    # The fairness panel checks round 1 itself.
+    # The fairness panel checks round 1 itself: fair, or not verifiable when the round was
+    # dealt before the page saw its commitment.
     page.click(".overlay-round .close-overlay")
-    page.wait_for_selector(".fair-result[data-round='1'][data-verdict='fair']", timeout=15000)
+    expected = p.expected_verdicts([1])[1]
+    page.wait_for_selector(f".fair-result[data-round='1'][data-verdict='{expected}']",
+                           timeout=15000)
     checks = page.eval_on_selector_all(".fair-result[data-round='1'] .checks li",
                                        "els => els.map(e => [e.dataset.check, e.className])")
     assert ("commitment", "ok") in [tuple(c) for c in checks]
     assert ("plays", "ok") in [tuple(c) for c in checks]
     assert ("own_hands", "ok") in [tuple(c) for c in checks]
     assert ("opening_floor", "ok") in [tuple(c) for c in checks]
+    assert ("parts", "ok") in [tuple(c) for c in checks]
     page.click(".fair-result[data-round='1'] .fair-details summary")
     to_verdict = "document.querySelector(\".fair-result[data-round='1']\").scrollIntoView()"
     page.evaluate(to_verdict)
@@ -373,13 +436,48 @@ def test_a_guest_plays_a_bot_to_the_end(players: list[Player], browser: Browser,
     record = page.request.get(server + href)
     assert record.ok
     assert verify(parse_record(record.json())).ok
-    # Every revealed round was checked fair by the page.
-    verdicts = page.eval_on_selector_all(".fair-result", "els => els.map(e => e.dataset.verdict)")
-    assert verdicts and set(verdicts) == {"fair"}
+    # Every revealed round was checked by the page: fair, except a round dealt before the
+    # page saw its commitment (not verifiable).
+    rounds = [r["round"] for r in final["table"]["fairness"]["revealed"]]
+    page.wait_for_function(f"document.querySelectorAll('.fair-result:not(.pending)').length"
+                           f" === {len(rounds)}")
+    verdicts = p.verdicts()
+    assert verdicts == p.expected_verdicts(rounds)
+    assert "fair" in verdicts.values()
 
     # Rematch: the only human asks, and the page follows table.rematch_table.
     page.click(".overlay-match [data-focus-key='rematch']")
     page.wait_for_url(lambda url: "/table/" in url and table_id not in url, timeout=15000)
+
+    # The finished table, opened in another tab while the server still holds it: when it
+    # leaves the server's memory the page is told (closed), keeps the end and the record link
+    # on screen, and does not reconnect.
+    tab = make(players, browser, server, viewport=PHONE, storage_state=p.context.storage_state())
+    tab.page.goto(f"{server}/table/{table_id}")
+    tab.page.wait_for_selector(".overlay-match")
+    assert [m["seat"] for m in tab.received if m.get("type") == "welcome"] == [0]
+    tab.page.wait_for_selector(".overlay-match .closed-note", timeout=(REMATCH_WINDOW + 10) * 1000)
+    tab.page.wait_for_timeout(2500)
+    kinds = [m.get("type") for m in tab.received]
+    assert kinds.count("closed") == 1 and kinds.count("welcome") == 1, kinds
+    assert next(m for m in tab.received if m.get("type") == "closed")["reason"] == "finished"
+    assert tab.page.inner_text(".overlay-match h2") == title
+    assert tab.page.get_attribute(".overlay-match a[download]", "href") == href
+    assert tab.page.locator(".conn-banner[data-state='lost']").count() == 0
+    shot(tab.page, "match-closed-phone")
+    # Opened again now, from the store: the final state once, closed, and still the end.
+    again = tab.new_page()
+    again.goto(f"{server}/table/{table_id}")
+    welcomes = kinds.count("welcome")
+    again.wait_for_selector(".overlay-match .closed-note")
+    again.wait_for_timeout(2000)
+    kinds = [m.get("type") for m in tab.received]
+    assert kinds.count("welcome") == welcomes + 1 and kinds[-1] == "closed", kinds
+    assert again.inner_text(".overlay-match h2") == title
+    assert again.get_attribute(".overlay-match a[download]", "href") == href
+    assert again.locator("[data-focus-key='rematch']").count() == 0
+    no_errors(tab)
+
     page.wait_for_selector(".table-page[data-status='playing']")
 
     # The history lists the match with its record.
@@ -387,6 +485,166 @@ def test_a_guest_plays_a_bot_to_the_end(players: list[Player], browser: Browser,
     item = page.locator(f".history-item[data-table='{table_id}']")
     item.wait_for()
     assert item.locator("a[download]").get_attribute("href") == f"/api/tables/{table_id}/record"
+    no_errors(p)
+
+
+HEX32 = re.compile(r"[0-9a-f]{32}")
+
+
+def flip(part: str) -> str:
+    """Another part of the same length (a server that picked the bot's part itself)."""
+    return ("0" if part[0] != "0" else "1") + part[1:]
+
+
+def failing(result: dict[str, Any]) -> list[str]:
+    return [c["id"] for c in result["checks"] if c["ok"] is False]
+
+
+def test_the_page_sends_a_fresh_part_for_every_round(players: list[Player], browser: Browser,
+                                                     server: str) -> None:
+    """The moment a round's commitment arrives the page sends a fresh part for that round
+    (its own text, if the player typed one, plus randomness), the round starts at once (well
+    inside the seed window), and the page's check 3 holds the server to it."""
+    p = make(players, browser, server, frame_clock=True)
+    page = p.page
+    p.sign_in("Parts")
+    page.click("#play-bot")
+    page.wait_for_url("**/table/*")
+    table_id = page.url.rsplit("/", 1)[1]
+    own_text = "Amira’s lucky day ✨ — and a tail far too long for a part"
+
+    # Play until a round whose commitment the page saw first is over (at a bot table the
+    # first round may be dealt before the page connects).
+    target = None
+    typed = False
+    while True:
+        event = p.wait_event(timeout=60)
+        assert event != "finished"
+        seeded = p.seeded_rounds()
+        if target is None and seeded:
+            target = min(seeded)
+        if event == "round-end":
+            ended = len(p.state()["view"]["results"])
+            if target is not None and ended >= target:
+                break
+            page.keyboard.press("Escape")
+            page.wait_for_selector(".overlay-round", state="detached")
+            continue
+        if target is not None and not typed and p.state()["view"]["round"] == target:
+            # The player types a text of their own: it goes into the next round's part.
+            page.fill("#own-text", own_text)
+            page.click(".seed-form button[type=submit]")
+            typed = True
+        p.play_first()
+    assert typed
+    n = target
+
+    frames = p.frames()
+    states = [f for f in frames if f["dir"] == "in" and f["message"].get("type") == "state"]
+
+    def first(test: Any) -> dict[str, Any]:
+        return next(f for f in states if test(f["message"]["table"]))
+
+    committed = first(lambda t: t["phase"] == "seeding" and t["fairness"]["current"]["round"] == n
+                      and t["fairness"]["current"]["client_seed"] is None)
+    dealt = first(lambda t: (t["fairness"]["current"] or {}).get("round") == n
+                  and (t["fairness"]["current"] or {}).get("client_seed"))
+    seeds = [f for f in frames if f["dir"] == "out" and f["message"].get("type") == "seed"]
+    mine = [f for f in seeds if f["message"]["round"] == n]
+    assert len(mine) == 1, mine
+    sent = mine[0]
+    part = sent["message"]["client_seed"]
+    assert HEX32.fullmatch(part), part
+    # Sent right after the commitment, and the round was dealt at once: not at the end of the
+    # seed window.
+    assert committed["t"] <= sent["t"] < committed["t"] + 500
+    assert dealt["t"] - committed["t"] < 3000, (dealt["t"] - committed["t"], SEED_WINDOW)
+    # Parts only ever for a round waiting for them, never one twice.
+    assert {f["message"]["round"] for f in seeds} <= p.seeded_rounds()
+    assert len({f["message"]["client_seed"] for f in seeds}) == len(seeds)
+    # The next round's part carries the player's text, cut to 43 bytes, and fresh randomness.
+    p.wait(f"() => (window.__frames || []).some(f => f.dir === 'out' && f.message.type === 'seed'"
+           f" && f.message.round === {n + 1})")
+    following = next(f["message"] for f in p.frames() if f["dir"] == "out"
+                     and f["message"].get("type") == "seed" and f["message"]["round"] == n + 1)
+    cut, dot, tail = following["client_seed"].rpartition(".")
+    assert dot and cut == own_text.encode("utf-8")[:43].decode("utf-8", "ignore")
+    assert re.fullmatch(r"[0-9a-f]{16}", tail)
+    assert part_problem(following["client_seed"]) is None
+
+    # The round's check, in the page: fair, and check 3 passed.
+    page.keyboard.press("Escape")
+    page.wait_for_selector(".overlay-round", state="detached")
+    result = f".fair-result[data-round='{n}']"
+    page.wait_for_selector(f"{result}[data-verdict='fair']", timeout=15000)
+    assert page.get_attribute(f"{result} [data-check='parts']", "class") == "ok"
+    revealed = next(r for r in p.state()["table"]["fairness"]["revealed"] if r["round"] == n)
+    parts = revealed["client_seed"].split("|")
+    assert parts[0] == part
+    assert parts[1] == seat_part(revealed["server_seed"], n, 1)
+    items = page.eval_on_selector_all(
+        f"{result} .part-item",
+        "els => els.map(e => [e.dataset.seat, e.className,"
+        " e.querySelector('.part-value').textContent])")
+    assert items == [["0", "part-item ok", parts[0]], ["1", "part-item ok", parts[1]]]
+    page.click(f"{result} .fair-details summary")
+    to_result = (f"document.querySelector(\"{result} .part-list\")"
+                 ".scrollIntoView({block: 'center'})")
+    page.evaluate(to_result)
+    page.wait_for_timeout(250)
+    shot(page, "fairness-parts-desktop")
+    page.set_viewport_size(PHONE)
+    page.evaluate(to_result)
+    page.wait_for_timeout(250)
+    shot(page, "fairness-parts-phone")
+    page.evaluate("document.querySelector('#fairness').scrollIntoView()")
+    page.wait_for_timeout(150)
+    shot(page, "fairness-panel-phone")
+    # The same in Arabic (the page relabels itself and keeps the check).
+    page.select_option("#lang", "ar")
+    page.wait_for_function("document.documentElement.dir === 'rtl'")
+    page.wait_for_selector(f"{result}[data-verdict='fair'] [data-check='parts'].ok",
+                           state="attached")
+    page.click(f"{result} .fair-details summary")
+    page.evaluate(to_result)
+    page.wait_for_timeout(250)
+    shot(page, "fairness-parts-ar-phone")
+    page.select_option("#lang", "en")
+    page.wait_for_function("document.documentElement.dir === 'ltr'")
+    page.set_viewport_size(DESKTOP)
+
+    # verifyRound on this real round, with what the page saw, then tampered.
+    record = page.request.get(f"{server}/api/tables/{table_id}/record").json()
+    plays = [{"seat": x["seat"], "card": x["card"]} for x in record["rounds"][n - 1]["plays"]]
+    opening = next(m["view"]["opening_floor"] for m in p.received if m.get("type") == "state"
+                   and m["view"]["round"] == n and m["view"]["opening_floor"])
+    seen = {"variant": "egyptian", "seats": 2, "dealer": (n - 1) % 2,
+            "commitment": revealed["commitment"], "opening_floor": opening, "plays": plays,
+            "hands": {}, "seat": 0, "kinds": ["human", "bot"], "sentParts": [part]}
+    real = p.page.evaluate(VERIFY_CLAIMED, [revealed, seen])
+    assert real["fair"] and real["verdict"] == "fair", real
+    # The bot's part changed, nothing else recomputed: not fair, check 3 fails.
+    bot_tampered = {**revealed, "client_seed": f"{parts[0]}|{flip(parts[1])}"}
+    lie = p.page.evaluate(VERIFY_CLAIMED, [bot_tampered, seen])
+    assert not lie["fair"] and lie["verdict"] == "unfair"
+    check = next(c for c in lie["checks"] if c["id"] == "parts")
+    assert check["ok"] is False and check["badBots"] == [1]
+    # Even a server that deals consistently from its own pick of the bot's part is caught.
+    consistent = p.page.evaluate(VERIFY_PLAYED, [bot_tampered, {**seen, "dealer": 0}])
+    assert not consistent["fair"] and failing(consistent) == ["parts"], consistent
+    # The page's own part is not the one it sent (or it sent none and the part is not derived).
+    for sent_parts in (["0" * 32], []):
+        own = p.page.evaluate(VERIFY_CLAIMED, [revealed, {**seen, "sentParts": sent_parts}])
+        assert not own["fair"] and failing(own) == ["parts"], own
+        assert next(c for c in own["checks"] if c["id"] == "parts")["ownPart"]["ok"] is False
+    # A wrong number of parts.
+    extra = p.page.evaluate(VERIFY_CLAIMED, [{**revealed, "client_seed": revealed["client_seed"]
+                                              + "|x"}, seen])
+    assert not extra["fair"] and "parts" in failing(extra)
+    # Cards seen before the commitment: not verifiable, which is not fair.
+    early = p.page.evaluate(VERIFY_CLAIMED, [revealed, {**seen, "commitment": None,
+                                                        "cardsFirst": True}])
+    assert early["verdict"] == "unverifiable" and not early["fair"]
     no_errors(p)
 
 
@@ -585,3 +843,46 @@ def test_quick_match_pairs_two_players_and_offers_a_bot(players: list[Player], b
     assert alone.state()["table"]["players"][1]["kind"] == "bot"
     for p in (first, second, alone):
         no_errors(p)
+
+
+def test_quick_match_opponent_who_never_comes(players: list[Player], browser: Browser,
+                                              server: str) -> None:
+    """Matched with a player who never connects: the table says it is waiting for them,
+    then the page is sent back to the queue (requeued) with the bot offer at once."""
+    p = make(players, browser, server)
+    page = p.page
+    polls: list[str] = []
+    page.on("request", lambda r: polls.append(r.url) if "/api/quick-match/" in r.url else None)
+    p.sign_in("Patient")
+    # A variant no other test queues for: nobody else can be matched in between.
+    page.check("#variant-serbian")
+    page.click("#quick-match")
+    page.wait_for_selector(".quick-option .waiting-line")
+    # Someone else asks for a match over HTTP and never opens the table.
+    guest = page.request.post(f"{server}/api/guests", data={"nickname": "Absent"})
+    assert guest.ok, guest.text()
+    token = guest.json()["token"]
+    matched = page.request.post(f"{server}/api/quick-match", data={"variant": "serbian"},
+                                headers={"Authorization": f"Bearer {token}"})
+    assert matched.ok, matched.text()
+    page.wait_for_url("**/table/*", timeout=15000)
+    table_id = page.url.rsplit("/", 1)[1]
+    page.wait_for_selector(".table-page[data-phase='arriving'] .arriving-card")
+    assert "Waiting for your opponent to connect" in page.inner_text(".me-status")
+    shot(page, "arriving-desktop")
+    # The arrival window ends: back in the lobby, waiting on a new ticket, the bot offered.
+    page.wait_for_selector(".quick-notice[data-notice='requeued']", timeout=30000)
+    requeued = [m for m in p.received if m.get("type") == "requeued"]
+    assert len(requeued) == 1 and requeued[0]["variant"] == "serbian"
+    assert "/table/" not in page.url
+    assert page.locator("#quick-bot").is_visible()
+    assert "never connected" in page.inner_text(".quick-notice")
+    shot(page, "requeued-desktop")
+    page.wait_for_timeout(500)
+    ticket = requeued[0]["ticket"]
+    assert any(f"/api/quick-match/{ticket}?wait=25" in url for url in polls), polls
+    page.click("#quick-bot")
+    page.wait_for_url(lambda url: "/table/" in url and table_id not in url)
+    page.wait_for_selector(".table-page[data-status='playing']")
+    assert p.state()["table"]["players"][1]["kind"] == "bot"
+    no_errors(p)

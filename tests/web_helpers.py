@@ -24,6 +24,27 @@ ROOT = Path(__file__).resolve().parent.parent
 SHOTS = ROOT / "test-output" / "screenshots"
 PHONE = {"width": 360, "height": 740}
 DESKTOP = {"width": 1280, "height": 800}
+FRAME_CLOCK = """(() => {
+  // Every websocket frame the page gets or sends, with the page's own clock (ms), so a
+  // test can tell how soon one message followed another.
+  const Native = window.WebSocket;
+  window.__frames = [];
+  const note = (dir, data) => {
+    let message;
+    try { message = JSON.parse(data); } catch { return; }
+    window.__frames.push({ t: performance.now(), dir, message });
+  };
+  window.WebSocket = class extends Native {
+    constructor(...args) {
+      super(...args);
+      this.addEventListener("message", (event) => note("in", event.data));
+    }
+    send(data) {
+      note("out", data);
+      return super.send(data);
+    }
+  };
+})();"""
 
 
 def free_port() -> int:
@@ -80,11 +101,15 @@ class Player:
     """A browser context and page, with every websocket frame the page got and sent."""
 
     def __init__(self, browser: Browser, base: str, *, viewport: dict[str, int] | None = None,
-                 locale: str = "en-US", reduced_motion: bool = False) -> None:
+                 locale: str = "en-US", reduced_motion: bool = False,
+                 storage_state: Any = None, frame_clock: bool = False) -> None:
         self.base = base
         self.context: BrowserContext = browser.new_context(
             viewport=viewport or DESKTOP, locale=locale,  # type: ignore[arg-type]
-            reduced_motion="reduce" if reduced_motion else "no-preference")
+            reduced_motion="reduce" if reduced_motion else "no-preference",
+            storage_state=storage_state)
+        if frame_clock:
+            self.context.add_init_script(FRAME_CLOCK)
         self.received: list[dict[str, Any]] = []
         self.sent: list[dict[str, Any]] = []
         self.errors: list[str] = []
@@ -134,6 +159,34 @@ class Player:
                     return message
             self.page.wait_for_timeout(50)
         raise AssertionError(f"no state{'' if version is None else f' {version}'} received")
+
+    def frames(self) -> list[dict[str, Any]]:
+        """With ``frame_clock``: every frame of this page as {t (ms), dir, message}."""
+        frames: list[dict[str, Any]] = self.page.evaluate("() => window.__frames || []")
+        return frames
+
+    def seeded_rounds(self) -> set[int]:
+        """Rounds whose commitment this player's pages saw while the round still waited for
+        parts (before any of its cards)."""
+        rounds = set()
+        for m in self.received:
+            if m.get("type") != "state":
+                continue
+            current = m["table"]["fairness"]["current"]
+            if m["table"]["phase"] == "seeding" and current and current["client_seed"] is None:
+                rounds.add(current["round"])
+        return rounds
+
+    def expected_verdicts(self, rounds: list[int]) -> dict[int, str]:
+        """What the fairness panel must say of each round: fair when the page saw the
+        commitment before the cards, else not verifiable."""
+        seeded = self.seeded_rounds()
+        return {r: "fair" if r in seeded else "unverifiable" for r in rounds}
+
+    def verdicts(self) -> dict[int, str]:
+        pairs = self.page.eval_on_selector_all(
+            ".fair-result", "els => els.map(e => [Number(e.dataset.round), e.dataset.verdict])")
+        return {int(r): v for r, v in pairs}
 
     def dataset(self) -> dict[str, str]:
         data: dict[str, str] = self.page.evaluate(

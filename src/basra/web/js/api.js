@@ -6,10 +6,12 @@ const NICK_KEY = "basra.nickname";
 const ID_KEY = "basra.player";
 
 export class ApiError extends Error {
-  constructor(status, code, message) {
+  constructor(status, code, message, retryAfter = 0) {
     super(message);
     this.status = status;
     this.code = code;
+    /** Seconds to wait before asking again (a 429's Retry-After), or 0. */
+    this.retryAfter = retryAfter;
   }
 }
 
@@ -53,7 +55,9 @@ export async function request(method, path, body) {
   try { data = await response.json(); } catch { data = null; }
   if (!response.ok) {
     const error = (data && data.error) || {};
-    throw new ApiError(response.status, error.code || `http/${response.status}`, error.message || "");
+    const retry = Number.parseInt(response.headers.get("Retry-After") || "", 10);
+    throw new ApiError(response.status, error.code || `http/${response.status}`, error.message || "",
+      Number.isFinite(retry) && retry > 0 ? Math.min(retry, 3600) : 0);
   }
   return data;
 }

@@ -11,7 +11,7 @@ function apply(el, attrs) {
     else if (key === "class") el.setAttribute("class", Array.isArray(value) ? value.filter(Boolean).join(" ") : value);
     else if (key === "on") for (const [ev, fn] of Object.entries(value)) el.addEventListener(ev, fn);
     else if (key === "style" && typeof value === "object") for (const [p, v] of Object.entries(value)) el.style.setProperty(p, v);
-    else if (key === "dataset") for (const [k, v] of Object.entries(value)) el.dataset[k] = v;
+    else if (key === "dataset") for (const [k, v] of Object.entries(value)) { if (v !== undefined && v !== null) el.dataset[k] = v; }
     else if (key === "props") Object.assign(el, value);
     else el.setAttribute(key, value === true ? "" : String(value));
   }

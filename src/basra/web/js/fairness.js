@@ -10,7 +10,13 @@ export const RANKS = Object.freeze(["A", "2", "3", "4", "5", "6", "7", "8", "9",
 export const CANONICAL = Object.freeze(SUITS.flatMap((s) => RANKS.map((r) => r + s)));
 
 const PREFIX = "basra-shuffle-v1|";
+const SEAT_PREFIX = "basra-seat-seed-v1|";
 const encoder = new TextEncoder();
+
+/** A seat's part of the client seed: 1 to 60 bytes of UTF-8, no "|", no control characters. */
+export const MAX_PART_BYTES = 60;
+/** How much of a player's own text goes into a part (the rest is "." and 8 random bytes). */
+export const OWN_TEXT_BYTES = 43;
 
 export function hexToBytes(hex) {
   if (typeof hex !== "string" || !/^(?:[0-9a-fA-F]{2})*$/.test(hex)) {
@@ -38,6 +44,10 @@ function seedBytes(serverSeed) {
   return bytes;
 }
 
+async function hmacKey(serverSeed) {
+  return subtle().importKey("raw", seedBytes(serverSeed), { name: "HMAC", hash: "SHA-256" }, false, ["sign"]);
+}
+
 /** hex(SHA-256(the 32 raw bytes of the server seed)). */
 export async function commitmentOf(serverSeed) {
   return bytesToHex(await subtle().digest("SHA-256", seedBytes(serverSeed)));
@@ -46,8 +56,7 @@ export async function commitmentOf(serverSeed) {
 /** The stream of FAIRNESS.md read as big-endian u32s: block k is
  * HMAC-SHA256(server_seed, "basra-shuffle-v1|" + client_seed + "|" + nonce + "|" + k). */
 async function u32Stream(serverSeed, clientSeed, nonce) {
-  const key = await subtle().importKey("raw", seedBytes(serverSeed),
-    { name: "HMAC", hash: "SHA-256" }, false, ["sign"]);
+  const key = await hmacKey(serverSeed);
   let block = 0;
   let view = null;
   let offset = 32;
@@ -62,6 +71,59 @@ async function u32Stream(serverSeed, clientSeed, nonce) {
     offset += 4;
     return value;
   };
+}
+
+/** The part the server supplies for a seat (a bot, or a player who sent none): the first 16
+ * hex digits of HMAC-SHA256(server_seed, "basra-seat-seed-v1|" + nonce + "|" + seat). */
+export async function seatPart(serverSeed, nonce, seat) {
+  if (!Number.isInteger(nonce) || nonce < 1) throw new Error("the nonce is a round number from 1");
+  if (!Number.isInteger(seat) || seat < 0) throw new Error("a seat is a number from 0");
+  const mac = await subtle().sign("HMAC", await hmacKey(serverSeed), encoder.encode(`${SEAT_PREFIX}${nonce}|${seat}`));
+  return bytesToHex(mac).slice(0, 16);
+}
+
+const isControl = (cp) => cp < 0x20 || (cp >= 0x7f && cp < 0xa0);
+
+/** Why `part` cannot be a seat's part ("empty", "long", "bar", "control"), or null. */
+export function partProblem(part) {
+  if (typeof part !== "string" || part.length === 0) return "empty";
+  if (encoder.encode(part).length > MAX_PART_BYTES) return "long";
+  if (part.includes("|")) return "bar";
+  for (const ch of part) {
+    const cp = ch.codePointAt(0);
+    if (isControl(cp) || (cp >= 0xd800 && cp <= 0xdfff)) return "control";
+  }
+  return null;
+}
+
+/** `text` without what a part may not hold ("|", control characters, lone surrogates),
+ * cut at a character boundary to at most `max` UTF-8 bytes. */
+export function cleanText(text, max = OWN_TEXT_BYTES) {
+  let out = "";
+  let size = 0;
+  for (const ch of String(text || "")) {
+    const cp = ch.codePointAt(0);
+    if (ch === "|" || isControl(cp) || (cp >= 0xd800 && cp <= 0xdfff)) continue;
+    const n = encoder.encode(ch).length;
+    if (size + n > max) break;
+    out += ch;
+    size += n;
+  }
+  return out;
+}
+
+/** `n` bytes from the browser's secure generator, as hex. */
+export function randomHex(n) {
+  const bytes = new Uint8Array(n);
+  globalThis.crypto.getRandomValues(bytes);
+  return bytesToHex(bytes);
+}
+
+/** A fresh part for one round, as FAIRNESS.md's reference clients make it: 16 random bytes
+ * as hex, or the player's own text (cut to 43 bytes), ".", and 8 random bytes as hex. */
+export function freshPart(ownText = "") {
+  const own = cleanText(String(ownText || "").trim(), OWN_TEXT_BYTES);
+  return own ? `${own}.${randomHex(8)}` : randomHex(16);
 }
 
 const TWO_32 = 2 ** 32;
@@ -138,18 +200,61 @@ export function dealOfPlay(index, seats, handSize = 4) {
 const sameSet = (a, b) => a.length === b.length && a.every((c) => b.includes(c));
 
 /**
+ * FAIRNESS.md check 3: the client seed has one part per seat, every bot seat's part is
+ * part(seat), and this page's own part is one it sent for the round (part(seat) if it sent
+ * none). `kinds` names each seat ("human", "bot"); `sentParts` the parts this page sent for
+ * this round, or null when it cannot know (it was not open before the round).
+ */
+async function checkParts(round, { seats, kinds, seat, sentParts }) {
+  const parts = String(round.client_seed).split("|");
+  const derived = [];
+  for (let i = 0; i < Math.max(seats, parts.length); i++) derived.push(await seatPart(round.server_seed, round.nonce, i));
+  const isBot = (i) => kinds && (kinds[i] === "bot" || String(kinds[i]).startsWith("bot:"));
+  const list = parts.map((part, i) => ({
+    seat: i, part, derived: part === derived[i], bot: !!isBot(i), own: i === seat,
+  }));
+  const countOk = parts.length === seats;
+  const badBots = list.filter((p) => p.bot && !p.derived).map((p) => p.seat);
+  let own = null;
+  if (seat !== null && seat !== undefined && seat < seats) {
+    const part = parts[seat];
+    if (sentParts === null || sentParts === undefined) {
+      own = { ok: null, part, sent: false };
+    } else {
+      const expected = sentParts.length ? sentParts : [derived[seat]];
+      own = { ok: expected.includes(part), part, sent: sentParts.length > 0, expected };
+    }
+    if (list[seat]) list[seat].ok = own.ok;
+  }
+  for (const p of list) if (p.bot) p.ok = p.derived;
+  const reason = !countOk ? "count" : badBots.length ? "bot" : own && own.ok === false ? "own"
+    : own && own.ok === null ? "own_unknown" : null;
+  const ok = countOk && badBots.length === 0 && (!own || own.ok !== false);
+  return { ok, count: parts.length, seats, parts: list, badBots, ownPart: own, reason };
+}
+
+/**
  * The browser's own check of a finished round. `round` gives what the server revealed
  * ({server_seed, client_seed, nonce, commitment}); `seen` what this page saw:
  * {variant, seats, dealer, commitment (published before the round, if seen), opening_floor,
  *  plays (every play of the round: {seat, card}), hands ({deal: [cards]} of this seat),
- *  seat (this page's seat or null), sentSeeds (client seeds this page sent)}.
- * Returns {fair, deck, checks: [{id, ok, ...detail}]}; `fair` needs every check ok.
- * A check with ok === null is informational (it could not be made).
+ *  seat (this page's seat or null), kinds (each seat's "human" or "bot"),
+ *  sentParts (the parts this page sent for this round; null if it was not there to send),
+ *  cardsFirst (true when the page saw the round's cards before its commitment)}.
+ * Returns {fair, verdict ("fair" | "unfair" | "unverifiable"), deck, checks: [{id, ok, ...}]}.
+ * `fair` needs every check ok; a check with ok === null is informational. A round whose
+ * cards came before its commitment is "unverifiable" unless a check fails.
  */
 export async function verifyRound(round, seen) {
   const checks = [];
   const add = (id, ok, detail = {}) => checks.push({ id, ok, ...detail });
   let deck = null;
+  const done = () => {
+    const failed = checks.some((c) => c.ok === false);
+    const verdict = failed ? "unfair" : seen.cardsFirst ? "unverifiable" : "fair";
+    return { fair: verdict === "fair", verdict, deck, checks };
+  };
+  if (seen.cardsFirst) add("commitment_first", null);
   try {
     const commitment = await commitmentOf(round.server_seed);
     add("commitment", commitment === round.commitment, { computed: commitment });
@@ -159,7 +264,7 @@ export async function verifyRound(round, seen) {
     deck = await shuffledDeck(round.server_seed, round.client_seed, round.nonce);
   } catch (err) {
     add("seed_format", false, { error: String(err && err.message) });
-    return { fair: false, deck: null, checks };
+    return done();
   }
   const dealt = dealRound(deck, { variant: seen.variant, seats: seen.seats, dealer: seen.dealer });
   if (seen.opening_floor && seen.opening_floor.length) {
@@ -182,10 +287,7 @@ export async function verifyRound(round, seen) {
     });
     add("plays", wrong.length === 0, { wrong, count: seen.plays.length });
   }
-  if (seen.seat !== null && seen.seat !== undefined && seen.sentSeeds && seen.sentSeeds.length) {
-    const part = String(round.client_seed).split("|")[seen.seat];
-    add("own_seed", seen.sentSeeds.includes(part) ? true : null, { part });
-  }
-  const fair = checks.every((c) => c.ok !== false);
-  return { fair, deck, checks };
+  const parts = await checkParts(round, seen);
+  add("parts", parts.ok, parts);
+  return done();
 }

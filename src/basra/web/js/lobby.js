@@ -7,9 +7,32 @@ import { t, num, dateTime } from "./i18n.js";
 import { api, me, session, signIn, recordUrl } from "./api.js";
 import { cardFace } from "./cards.js";
 import { BOT_LEVELS, VARIANT_NAMES, variantOf } from "./variants.js";
-import { errorText, link, navigate, playerName, toast, spinner } from "./ui.js";
+import { announce, errorText, link, navigate, playerName, toast, spinner } from "./ui.js";
 
 const PREFS = "basra.prefs";
+const REQUEUED = "basra.requeued";
+/** Seconds one long poll of a quick-match ticket waits (the server allows 30). The ticket
+ * lapses a few seconds after its owner stops waiting, so a new poll follows at once. A poll
+ * only ends early on a match, so until the bot offer is shown the polls are short: the offer
+ * comes with an answer. */
+/** A long poll's seconds: the server answers sooner on a match or when a bot is offered. */
+const QUICK_WAIT = 25;
+const QUICK_RETRY_MS = 700;
+
+/** Hand a quick-match ticket to the lobby (the table's matched opponent never came): the
+ * lobby opens on the waiting view for it, with the bot offer and a word on why. */
+export function resumeQuickMatch(info) {
+  try { sessionStorage.setItem(REQUEUED, JSON.stringify({ ...info, at: Date.now() })); } catch { /* ignore */ }
+}
+
+function takeRequeued() {
+  let info = null;
+  try {
+    info = JSON.parse(sessionStorage.getItem(REQUEUED) || "null");
+    sessionStorage.removeItem(REQUEUED);
+  } catch { info = null; }
+  return info && info.ticket && Date.now() - info.at < 60000 ? info : null;
+}
 
 function loadPrefs() {
   try { return JSON.parse(localStorage.getItem(PREFS) || "{}"); } catch { return {}; }
@@ -62,6 +85,12 @@ class Lobby {
       this.join(this.params.join);
       return;
     }
+    const requeued = this.params.join ? null : takeRequeued();
+    if (requeued && this.player) {
+      if (VARIANT_NAMES.includes(requeued.variant)) this.variant = requeued.variant;
+      this.startWaiting({ ticket: requeued.ticket, since: Date.now(), offer: requeued.offer !== false, variant: this.variant, status: "waiting", notice: "requeued" });
+      announce(t("lobby.quick.requeued"));
+    }
     this.render();
     if (this.params.notFound) toast(t("lobby.not_found"), "info");
     this.loadHistory();
@@ -69,6 +98,7 @@ class Lobby {
 
   destroy() {
     this.destroyed = true;
+    clearInterval(this.quickTimer);
     if (this.quick && this.quick.ticket && this.quick.status === "waiting") {
       api.quickLeave(this.quick.ticket).catch(() => null);
     }
@@ -269,9 +299,10 @@ class Lobby {
     const time = `${Math.floor(seconds / 60)}:${String(seconds % 60).padStart(2, "0")}`;
     return [
       h("h3", null, t("lobby.quick.title")),
+      q.notice ? h("p", { class: "notice quick-notice", dataset: { notice: q.notice } }, t(`lobby.quick.${q.notice}`)) : null,
       h("p", { class: "waiting-line" }, spinner(), " ", t("lobby.quick.waiting", { variant: t(`variant.${q.variant}.name`) }), " ", h("span", { class: "elapsed" }, time)),
       q.offer ? h("div", { class: "offer" },
-        h("p", null, t("lobby.quick.offer")),
+        q.notice ? null : h("p", null, t("lobby.quick.offer")),
         h("button", { type: "button", class: "btn primary", id: "quick-bot", on: { click: () => this.quickBot() } }, t("lobby.quick.take_bot", { level: t(`bot.level.${this.level}`) }))) : null,
       h("button", { type: "button", class: "btn ghost", id: "quick-cancel", on: { click: () => this.quickCancel() } }, t("lobby.quick.cancel")),
     ];
@@ -372,21 +403,27 @@ class Lobby {
   quickMatch() {
     return this.act("quick", async () => {
       const answer = await api.quickMatch(this.variant);
-      this.quick = { ticket: answer.ticket, since: Date.now(), offer: answer.bot_offer, variant: this.variant, status: answer.status };
       if (answer.status === "matched" && answer.table) {
         navigate(`/table/${encodeURIComponent(answer.table)}`);
         return;
       }
-      this.pollQuick();
-      this.quickTimer = setInterval(() => {
-        if (this.destroyed || !this.quick) { clearInterval(this.quickTimer); return; }
-        const el = this.container.querySelector(".quick-option .elapsed");
-        if (el) {
-          const seconds = Math.floor((Date.now() - this.quick.since) / 1000);
-          el.textContent = `${Math.floor(seconds / 60)}:${String(seconds % 60).padStart(2, "0")}`;
-        }
-      }, 1000);
+      this.startWaiting({ ticket: answer.ticket, since: Date.now(), offer: answer.bot_offer, variant: this.variant, status: answer.status });
     });
+  }
+
+  /** Wait on a ticket: one long poll open at all times, and the elapsed time ticking. */
+  startWaiting(q) {
+    this.quick = q;
+    clearInterval(this.quickTimer);
+    this.pollQuick();
+    this.quickTimer = setInterval(() => {
+      if (this.destroyed || !this.quick) { clearInterval(this.quickTimer); return; }
+      const el = this.container.querySelector(".quick-option .elapsed");
+      if (el) {
+        const seconds = Math.floor((Date.now() - this.quick.since) / 1000);
+        el.textContent = `${Math.floor(seconds / 60)}:${String(seconds % 60).padStart(2, "0")}`;
+      }
+    }, 1000);
   }
 
   async pollQuick() {
@@ -394,11 +431,18 @@ class Lobby {
       const q = this.quick;
       let answer;
       try {
-        answer = await api.quickWait(q.ticket, 4);
+        answer = await api.quickWait(q.ticket, QUICK_WAIT);
       } catch (err) {
         if (this.quick !== q) return;
-        if (err.code === "queue/not_found") { this.quick = null; this.renderQuick(); return; }
-        await new Promise((r) => setTimeout(r, 2000));
+        if (err.code === "queue/not_found") {
+          this.quick = null;
+          clearInterval(this.quickTimer);
+          this.render();
+          toast(t("lobby.quick.lapsed"), "info");
+          return;
+        }
+        // Ask again soon: the ticket lapses a few seconds after the last poll.
+        await new Promise((r) => setTimeout(r, QUICK_RETRY_MS));
         continue;
       }
       if (this.quick !== q) return;

@@ -1,7 +1,8 @@
 // The table's websocket (basra-ws/1) with reconnection: when the socket closes without our
 // asking, it reconnects by itself with a growing, jittered delay, and sooner when the
 // browser says it is back online. The server answers every new connection with a full
-// snapshot, so nothing else is needed to resume.
+// snapshot, so nothing else is needed to resume. A `closed` message (the table left the
+// server's memory: it is over) ends it for good: no reconnecting after that.
 
 const DELAYS = [500, 1000, 2000, 4000, 8000, 10000];
 const PING_EVERY = 15000;
@@ -9,7 +10,8 @@ const SILENCE_LIMIT = 45000;
 
 export class TableSocket {
   /** handlers: onMessage(msg), onStatus(status, info) with status connecting | open |
-   * reconnecting | gone (the table does not exist) | closed. */
+   * reconnecting | gone (the table does not exist) | ended (the server closed the table) |
+   * closed (by us). */
   constructor(tableId, token, handlers) {
     this.tableId = tableId;
     this.token = token;
@@ -64,6 +66,7 @@ export class TableSocket {
         this.stopped = true;
         this.handlers.onStatus("gone", {});
       }
+      if (message.type === "closed") this.stopped = true;
       this.handlers.onMessage(message);
     };
     ws.onclose = () => {
@@ -122,6 +125,21 @@ export class TableSocket {
   /** Drop the connection as a network failure would (it reconnects by itself). */
   drop() {
     if (this.ws) this.ws.close();
+  }
+
+  /** Stop for good without reconnecting (the server said the table is closed). */
+  end() {
+    const already = this.stopped && !this.ws;
+    this.stopped = true;
+    clearTimeout(this.timer);
+    this.stopPinging();
+    window.removeEventListener("online", this.onOnline);
+    if (this.ws) {
+      const ws = this.ws;
+      this.ws = null;
+      try { ws.close(1000); } catch { /* ignore */ }
+    }
+    if (!already) this.handlers.onStatus("ended", {});
   }
 
   close() {

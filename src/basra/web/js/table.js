@@ -9,13 +9,19 @@ import { api, session, recordUrl, me } from "./api.js";
 import { cardBack, cardFace, cardLabel, cardName, cardShort } from "./cards.js";
 import { sideCount, sideOf, variantOf } from "./variants.js";
 import { roundBreakdown } from "./scoring.js";
-import { verifyRound } from "./fairness.js";
+import { OWN_TEXT_BYTES, cleanText, freshPart, verifyRound } from "./fairness.js";
 import { TableSocket } from "./socket.js";
+import { resumeQuickMatch } from "./lobby.js";
 import * as motion from "./motion.js";
 import { announce, copyText, errorText, link, navigate, playerName, toast } from "./ui.js";
 
 const STORE_PREFIX = "basra.table.";
 const PLAYS_PER_ROUND = 48;
+/** Rounds of parts kept per table (a match is far shorter). */
+const KEEP_ROUNDS = 60;
+/** While this page's part is in and others are still choosing, the deal card waits this long
+ * before it shows (against bots the round starts at once: no flash). */
+const DEAL_CARD_DELAY = 700;
 
 export function mount(container, params) {
   const page = new TablePage(container, params.id);
@@ -23,10 +29,14 @@ export function mount(container, params) {
   return { unmount: () => page.destroy(), relabel: () => page.relabel() };
 }
 
-function randomSeed() {
-  const bytes = new Uint8Array(8);
-  crypto.getRandomValues(bytes);
-  return Array.from(bytes, (b) => b.toString(16).padStart(2, "0")).join("");
+function readStored(id) {
+  try { return JSON.parse(localStorage.getItem(STORE_PREFIX + id) || "{}") || {}; } catch { return {}; }
+}
+
+/** The last `n` rounds of a {round: value} map. */
+function lastRounds(map, n) {
+  const keys = Object.keys(map).map(Number).sort((a, b) => a - b).slice(-n);
+  return Object.fromEntries(keys.map((k) => [k, map[k]]));
 }
 
 function sameList(a, b) {
@@ -53,31 +63,70 @@ class TablePage {
     this.roundLogs = new Map();
     this.overlay = null;
     this.overlayRound = 0;
-    this.seededRound = 0;
     this.readyRound = 0;
     this.destroyed = false;
     this.local = this.loadLocal();
     this.seedInput = null;
     this.seedDirty = false;
+    /** Which connection (counted by welcomes) sent a part for which round. */
+    this.connectionId = 0;
+    this.partSentOn = {};
+    this.seedingSince = 0;
+    this.closed = null;
+    this.knownSeat = null;
     this.onKey = (event) => this.keydown(event);
     this.wasReconnecting = false;
   }
 
   // ---------------------------------------------------------------- local memory
 
+  // What this page keeps per table in localStorage: the parts it sent for each round, the
+  // commitments as first seen while a round was waiting for parts, the rounds whose cards it
+  // saw before their commitment, its own cards per deal, the player's own text and seat.
+  // Other tabs of the same browser write the same entry: saving merges, never overwrites.
+
   loadLocal() {
-    let data = {};
-    try { data = JSON.parse(localStorage.getItem(STORE_PREFIX + this.id) || "{}"); } catch { data = {}; }
+    const data = readStored(this.id);
     return {
-      sentSeeds: data.sentSeeds || [],
+      parts: data.parts || {},
       commits: data.commits || {},
+      cardsFirst: data.cardsFirst || {},
       hands: data.hands || {},
-      customSeed: data.customSeed || "",
+      ownText: typeof data.ownText === "string" ? data.ownText : cleanText(data.customSeed || ""),
+      seat: data.seat || null,
     };
   }
 
+  /** Take in what other tabs saved: parts and hands are unions, the first commitment wins. */
+  mergeStored() {
+    const stored = this.loadLocal();
+    const local = this.local;
+    for (const [round, parts] of Object.entries(stored.parts)) {
+      const mine = local.parts[round] || (local.parts[round] = []);
+      for (const p of parts) if (!mine.includes(p)) mine.push(p);
+    }
+    for (const [round, commit] of Object.entries(stored.commits)) local.commits[round] = commit;
+    for (const [round, early] of Object.entries(stored.cardsFirst)) {
+      if (early && !local.commits[round]) local.cardsFirst[round] = true;
+    }
+    for (const [round, deals] of Object.entries(stored.hands)) {
+      const byDeal = local.hands[round] || (local.hands[round] = {});
+      for (const [deal, cards] of Object.entries(deals)) {
+        const mine = byDeal[deal] || (byDeal[deal] = []);
+        for (const c of cards) if (!mine.includes(c)) mine.push(c);
+      }
+    }
+  }
+
   saveLocal() {
-    try { localStorage.setItem(STORE_PREFIX + this.id, JSON.stringify(this.local)); } catch { /* full */ }
+    this.mergeStored();
+    const l = this.local;
+    const data = {
+      parts: lastRounds(l.parts, KEEP_ROUNDS), commits: lastRounds(l.commits, KEEP_ROUNDS),
+      cardsFirst: lastRounds(l.cardsFirst, KEEP_ROUNDS), hands: lastRounds(l.hands, KEEP_ROUNDS),
+      ownText: l.ownText, seat: l.seat,
+    };
+    try { localStorage.setItem(STORE_PREFIX + this.id, JSON.stringify(data)); } catch { /* full */ }
   }
 
   // ---------------------------------------------------------------- life
@@ -108,6 +157,7 @@ class TablePage {
     cancelAnimationFrame(this.raf);
     clearTimeout(this.overlayTimer);
     clearTimeout(this.flashTimer);
+    clearTimeout(this.dealTimer);
     document.removeEventListener("keydown", this.onKey);
     if (this.socket) this.socket.close();
     if (window.basraTable === this.socket) delete window.basraTable;
@@ -178,6 +228,8 @@ class TablePage {
         this.flashBanner(t("conn.back"));
         announce(t("conn.back"));
       }
+    } else if (status === "ended") {
+      this.connection = "ended";
     } else if (status === "gone") {
       this.connection = "gone";
       replace(this.el.center, h("div", { class: "center-card" },
@@ -229,17 +281,63 @@ class TablePage {
   message(m) {
     if (this.destroyed) return;
     if (m.type === "welcome") {
+      this.connectionId += 1;
       this.seat = m.seat;
+      if (m.seat !== null && m.seat !== undefined) {
+        this.local.seat = { seat: m.seat, player: session.playerId };
+        this.saveLocal();
+      } else if (this.local.seat && this.local.seat.player === session.playerId) {
+        // A table that left the server's memory is replayed to anyone as to a spectator:
+        // this page still knows whose seat it was.
+        this.knownSeat = this.local.seat.seat;
+      }
     } else if (m.type === "state") {
       this.receive(m);
+    } else if (m.type === "closed") {
+      this.tableClosed(m);
+    } else if (m.type === "requeued") {
+      this.requeued(m);
     } else if (m.type === "error") {
-      if (m.code === "seed/round_started") return;
-      if (m.code && m.code.startsWith("play/")) {
-        this.sentVersion = null;
-        if (this.state) this.render(null);
-      }
-      if (m.code !== "table/not_found") toast(errorText(m), "error");
+      this.error(m);
     }
+  }
+
+  error(m) {
+    const code = m.code || "";
+    if (code === "seed/round_started" || code === "seed/wrong_round") return;
+    if (code === "seed/reused") {
+      // A part is never used twice: choose another fresh one for the pending round.
+      if (this.state) this.seedRound(this.state, { force: true });
+      return;
+    }
+    if (code.startsWith("play/") || code === "protocol/rate_limited") {
+      this.sentVersion = null;
+      if (this.state) this.render(null);
+    }
+    if (code === "protocol/rate_limited") {
+      // A message was dropped: if it was this round's part, the next look sends another.
+      this.partSentOn = {};
+      if (this.state) this.seedRound(this.state);
+      toast(errorText(m), "error", 3000);
+      return;
+    }
+    if (code !== "table/not_found") toast(errorText(m), "error");
+  }
+
+  /** The table left the server's memory: keep showing its last state, never reconnect. */
+  tableClosed(m) {
+    this.closed = { reason: m.reason || "finished" };
+    if (this.socket) this.socket.end();
+    this.connection = "ended";
+    this.renderBanner();
+    if (this.state) this.render(null);
+  }
+
+  /** A quick-match opponent never came: back to the lobby, waiting on the new ticket. */
+  requeued(m) {
+    resumeQuickMatch({ ticket: m.ticket, variant: m.variant || (this.state && this.variant()), offer: m.bot_offer !== false });
+    if (this.socket) this.socket.end();
+    navigate("/", { replace: true });
   }
 
   receive(state) {
@@ -247,9 +345,12 @@ class TablePage {
     if (prev && state.version < prev.version) return;
     const rects = prev ? this.snapshot() : null;
     this.state = state;
-    if (state.you !== undefined) this.seat = state.you;
     const view = state.view;
     const table = state.table;
+    if (state.you !== undefined) this.seat = state.you;
+    if (this.seat === null && this.knownSeat !== null && (table.status === "finished" || table.status === "abandoned")) {
+      this.seat = this.knownSeat;
+    }
     if (table.rematch_table && prev && !prev.table.rematch_table) {
       navigate(`/table/${encodeURIComponent(table.rematch_table)}`);
       return;
@@ -268,6 +369,12 @@ class TablePage {
     // Choice ends when the turn does.
     if (this.choice && (!this.myTurn() || !view.hand.includes(this.choice.card))) this.choice = null;
     this.remember(state);
+    const pending = this.pendingRound(state);
+    if (pending !== null && pending !== this.pendingRound(prev)) {
+      this.seedingSince = performance.now();
+      clearTimeout(this.dealTimer);
+      this.dealTimer = setTimeout(() => { if (this.state && this.pendingRound() === pending) this.render(null); }, DEAL_CARD_DELAY + 20);
+    }
     this.seedRound(state);
     this.render(prev ? { prev, rects } : null);
     this.roundEvents(prev, state);
@@ -290,15 +397,30 @@ class TablePage {
     this.floorOrder = kept.concat(added);
   }
 
-  /** What this page saw, kept for the fairness check: commitments and own hands. */
+  /** What this page saw, kept for the fairness check: commitments (as first seen while a
+   * round waited for parts), rounds whose cards came first, own hands, the round's plays. */
   remember(state) {
-    const current = state.table.fairness && state.table.fairness.current;
-    let changed = false;
-    if (current && current.commitment && !this.local.commits[current.round]) {
-      this.local.commits[current.round] = current.commitment;
-      changed = true;
-    }
+    const table = state.table;
+    const current = table.fairness && table.fairness.current;
     const view = state.view;
+    let changed = false;
+    if (current && current.commitment) {
+      const round = current.round;
+      if (table.phase === "seeding" && !current.client_seed) {
+        if (!this.local.commits[round]) {
+          this.local.commits[round] = current.commitment;
+          changed = true;
+        }
+      } else if (current.client_seed && !this.local.commits[round] && !this.local.cardsFirst[round]) {
+        // The round is dealt and this page never saw its commitment beforehand (nor did
+        // another tab of this browser): it cannot vouch for this round.
+        this.mergeStored();
+        if (!this.local.commits[round]) {
+          this.local.cardsFirst[round] = true;
+          changed = true;
+        }
+      }
+    }
     if (this.seat !== null && view.round > 0 && view.hand.length) {
       const rounds = this.local.hands;
       const byDeal = rounds[view.round] || (rounds[view.round] = {});
@@ -316,32 +438,59 @@ class TablePage {
     if (changed) this.saveLocal();
   }
 
-  /** While the next round waits for seeds, send this seat's seed (a fresh random one unless
-   * the player chose their own). */
-  seedRound(state) {
-    const table = state.table;
-    if (table.phase !== "seeding" || this.seat === null || !table.fairness.current) return;
-    const round = table.fairness.current.round;
-    if (this.seededRound === round) return;
-    this.seededRound = round;
-    const seed = this.local.customSeed || randomSeed();
-    this.pendingSeed = seed;
-    const mine = table.players[this.seat];
-    if (!mine || mine.client_seed !== seed) {
-      if (this.send({ type: "seed", client_seed: seed })) {
-        if (!this.local.sentSeeds.includes(seed)) this.local.sentSeeds.push(seed);
-        this.local.sentSeeds = this.local.sentSeeds.slice(-20);
-        this.saveLocal();
-      }
+  /** The round waiting for parts (phase "seeding", its commitment out, not yet dealt). */
+  pendingRound(state = this.state) {
+    const table = state && state.table;
+    const current = table && table.fairness && table.fairness.current;
+    if (!table || table.phase !== "seeding" || !current || current.client_seed) return null;
+    return current.round;
+  }
+
+  /** The parts this page (or another tab of this browser) sent for `round`. */
+  partsFor(round) {
+    return this.local.parts[round] || [];
+  }
+
+  /** Whether this seat's part for the pending round is in: one this page sent, held by the
+   * server, or sent on this very connection and on its way. */
+  partIn(state = this.state) {
+    const round = this.pendingRound(state);
+    if (round === null || this.seat === null) return false;
+    const held = state.table.players[this.seat] && state.table.players[this.seat].client_seed;
+    return (held && this.partsFor(round).includes(held)) || this.partSentOn[round] === this.connectionId;
+  }
+
+  /** The moment a round waits for parts, send this seat's: fresh for that round, never one
+   * used before. After a reconnect (or from a new tab) it sends again only when the server
+   * holds none of this browser's parts for the round. `force` sends a new one regardless. */
+  seedRound(state, { force = false } = {}) {
+    const round = this.pendingRound(state);
+    if (round === null || this.seat === null) return;
+    if (!force) {
+      this.mergeStored();
+      if (this.partIn(state)) return;
     }
-    if (this.seedInput && document.activeElement !== this.seedInput && !this.seedDirty) this.seedInput.value = seed;
+    this.sendPart(round);
+  }
+
+  sendPart(round) {
+    const part = freshPart(this.local.ownText);
+    if (!this.socket || !this.socket.send({ type: "seed", round, client_seed: part })) return false;
+    this.partSentOn[round] = this.connectionId;
+    const parts = this.local.parts[round] || (this.local.parts[round] = []);
+    parts.push(part);
+    this.saveLocal();
+    return true;
   }
 
   ready() {
     const table = this.state && this.state.table;
     if (!table || table.phase !== "seeding") return;
+    const round = this.pendingRound();
     this.readyRound = table.fairness.current ? table.fairness.current.round : 0;
-    this.send({ type: "ready" });
+    // A part says ready too; without one (it could not be sent) send it now.
+    if (round !== null && !this.partIn()) this.sendPart(round);
+    else this.send({ type: "ready" });
     this.closeOverlay();
     this.render(null);
   }
@@ -550,13 +699,36 @@ class TablePage {
       c.hidden = false;
       return;
     }
+    if (table.phase === "arriving") {
+      replace(c, h("div", { class: "center-card arriving-card", dataset: { notice: "arriving" } },
+        h("p", null, h("span", { class: "spinner small", "aria-hidden": "true" }), " ", this.arrivingText()),
+        h("p", { class: "hint" }, table.kind === "quick" ? t("arriving.hint") : t("arriving.hint_table"))));
+      c.hidden = false;
+      return;
+    }
+    if (table.status === "abandoned") {
+      replace(c, h("div", { class: "center-card abandoned-card", dataset: { notice: "abandoned" } },
+        h("p", null, t("table.abandoned")),
+        link("/", { class: "btn primary" }, t("nav.lobby"))));
+      c.hidden = false;
+      return;
+    }
     if (table.phase === "seeding" && !this.overlay) {
       const current = table.fairness.current;
       const round = current ? current.round : view.round + 1;
-      const sent = this.readyRound === round;
+      const partIn = this.partIn();
+      const sent = partIn || this.readyRound === round;
+      // This page's part went out with the commitment: against bots the round is dealt a
+      // moment later, so the card only shows when others are still choosing.
+      if (partIn && performance.now() - this.seedingSince < DEAL_CARD_DELAY) {
+        clear(c);
+        c.hidden = true;
+        return;
+      }
       replace(c, h("div", { class: "center-card deal-card" },
         h("h2", null, t("deal.title", { n: num(round) })),
         current ? h("p", { class: "commit-line" }, t("deal.commitment"), " ", h("code", { class: "hash" }, current.commitment.slice(0, 16) + "…")) : null,
+        this.seat !== null && partIn ? h("p", { class: "part-line" }, t("deal.part_sent")) : null,
         this.seat !== null ? h("button", { class: "btn primary", type: "button", disabled: sent, dataset: { focusKey: "deal" }, on: { click: () => this.ready() } }, sent ? t("deal.waiting") : t("deal.button")) : null,
         h("p", { class: "hint" }, t("deal.hint"))));
       c.hidden = false;
@@ -664,6 +836,12 @@ class TablePage {
     }
   }
 
+  /** "Waiting for your opponent…", or for the other players when there are several. */
+  arrivingText() {
+    const others = this.table().players.filter((p) => p.kind === "human" && p.seat !== this.seat);
+    return others.length > 1 ? t("status.arriving_many") : t("status.arriving");
+  }
+
   renderMe() {
     const view = this.view();
     const table = this.table();
@@ -676,6 +854,8 @@ class TablePage {
     let status;
     if (table.status === "waiting") status = t("status.waiting_players");
     else if (table.status === "finished") status = t("status.over");
+    else if (table.status === "abandoned") status = t("status.abandoned");
+    else if (table.phase === "arriving") status = this.arrivingText();
     else if (table.phase === "seeding") status = t("status.seeding");
     else if (this.myTurn()) status = this.choice ? t("status.choose") : t("status.your_turn");
     else if (view.turn !== null) status = t("status.waiting_for", { name: this.seatName(view.turn) });
@@ -971,25 +1151,26 @@ class TablePage {
       const actions = [];
       if (table.rematch_table) {
         actions.push(link(`/table/${encodeURIComponent(table.rematch_table)}`, { class: "btn primary", dataset: { autofocus: "", focusKey: "go-rematch" } }, t("end.go_rematch")));
-      } else if (this.seat !== null) {
+      } else if (this.seat !== null && !this.closed) {
         actions.push(h("button", { class: "btn primary", type: "button", disabled: !!asked, dataset: { autofocus: "", focusKey: "rematch" }, on: { click: () => this.send({ type: "rematch" }) } }, asked ? t("end.rematch_waiting") : t("end.rematch")));
       }
-      actions.push(h("a", { class: "btn", href: recordUrl(table.id), download: `basra-${table.id}.json`, dataset: { focusKey: "record" } }, t("end.record")));
+      actions.push(h("a", { class: "btn", href: recordUrl(table.id), download: `basra-${table.id}.json`, dataset: { focusKey: "record", autofocus: actions.length ? undefined : "" } }, t("end.record")));
       actions.push(link("/", { class: "btn ghost" }, t("nav.lobby")));
       body.push(h("div", { class: "overlay-actions" }, actions));
-      if (others.length) {
+      if (others.length && !this.closed) {
         body.push(h("ul", { class: "rematch-list" }, others.map((p) => h("li", null, playerName(p, this.table().players), " — ", p.rematch ? t("end.wants_rematch") : t("end.no_answer")))));
       }
+      if (this.closed) body.push(h("p", { class: "hint closed-note", dataset: { notice: "closed" } }, t("end.closed")));
     } else {
       body.push(h("h2", { id: "overlay-title" }, t("round_end.title", { n: num(o.round) })));
       if (o.breakdown) body.push(this.breakdownTable(o.breakdown));
       const verdict = this.verifications.get(o.round);
-      body.push(h("p", { class: ["fair-line", verdict ? (verdict.fair ? "fair" : "unfair") : "pending"] },
-        verdict ? (verdict.fair ? t("fair.verdict_fair_round", { n: num(o.round) }) : t("fair.verdict_unfair_round", { n: num(o.round) })) : t("fair.checking"),
-        verdict ? h("span", { class: "verdict-detail" }, " ", verdict.fair ? t("fair.verdict_fair_detail") : t("fair.verdict_unfair_detail")) : null,
+      body.push(h("p", { class: ["fair-line", verdict ? verdict.verdict || (verdict.fair ? "fair" : "unfair") : "pending"] },
+        verdict ? this.verdictTitle(verdict, o.round) : t("fair.checking"),
+        verdict ? h("span", { class: "verdict-detail" }, " ", this.verdictDetail(verdict)) : null,
         " ", h("a", { href: "#fairness", on: { click: (e) => { e.preventDefault(); this.closeOverlay(); this.el.fair.scrollIntoView(); } } }, t("fair.details"))));
       const seeding = table.phase === "seeding" && this.seat !== null;
-      const sent = seeding && table.fairness.current && this.readyRound === table.fairness.current.round;
+      const sent = seeding && table.fairness.current && (this.partIn() || this.readyRound === table.fairness.current.round);
       const actions = [];
       if (seeding) {
         actions.push(h("button", { class: "btn primary", type: "button", disabled: sent, dataset: { autofocus: "", focusKey: "next-round" }, on: { click: () => this.ready() } }, sent ? t("deal.waiting") : t("round_end.next")));
@@ -1076,49 +1257,49 @@ class TablePage {
     const panel = this.el.fair;
     this.el.fairCurrent = h("div", { class: "fair-current" });
     this.seedInput = h("input", {
-      type: "text", id: "client-seed", class: "seed-input", maxlength: 60, spellcheck: "false", autocomplete: "off",
-      value: this.local.customSeed || this.pendingSeed || "",
+      type: "text", id: "own-text", class: "seed-input", maxlength: 4 * OWN_TEXT_BYTES, spellcheck: "false", autocomplete: "off",
+      value: this.local.ownText || "", "aria-describedby": "own-text-hint",
       on: { input: () => { this.seedDirty = true; } },
     });
     const form = h("form", {
       class: "seed-form",
-      on: { submit: (e) => { e.preventDefault(); this.useSeed(this.seedInput.value); } },
+      on: { submit: (e) => { e.preventDefault(); this.useText(this.seedInput.value); } },
     },
-    h("label", { for: "client-seed" }, t("fair.your_seed")),
+    h("label", { for: "own-text" }, t("fair.own_text")),
     h("div", { class: "seed-row" }, this.seedInput,
-      h("button", { class: "btn small", type: "submit" }, t("fair.use_seed")),
-      h("button", { class: "btn ghost small", type: "button", on: { click: () => { this.seedInput.value = randomSeed(); this.useSeed(this.seedInput.value, true); } } }, t("fair.random_seed"))),
-    h("p", { class: "hint" }, t("fair.seed_hint")));
+      h("button", { class: "btn small", type: "submit" }, t("fair.use_text")),
+      h("button", { class: "btn ghost small", type: "button", on: { click: () => { this.seedInput.value = ""; this.useText(""); } } }, t("fair.clear_text"))),
+    h("p", { class: "hint", id: "own-text-hint" }, t("fair.text_hint", { n: num(OWN_TEXT_BYTES) })));
     this.el.seedForm = form;
     this.el.fairResults = h("div", { class: "fair-results" });
     replace(panel,
       h("h2", { id: "fair-title" }, t("fair.title")),
       h("p", { class: "muted small" }, t("fair.intro")),
+      h("p", { class: "muted small parts-intro" }, t("fair.parts_intro")),
       this.el.fairCurrent, form, this.el.fairResults);
   }
 
-  useSeed(value, random = false) {
-    const seed = String(value).trim();
-    if (seed.includes("|") || new TextEncoder().encode(seed).length > 60) {
-      toast(t("error.seed.bad"), "error");
+  /** The player's own text for their part: kept, and (during a seed window) a new fresh
+   * part with it is sent for the pending round at once. */
+  useText(value) {
+    const raw = String(value).trim();
+    if (raw.includes("|") || /[\u0000-\u001f\u007f-\u009f]/.test(raw)) {
+      toast(t("fair.text_bad"), "error");
       return;
     }
-    this.local.customSeed = random ? "" : seed;
+    // Kept whole; each part takes its first 43 bytes (freshPart cuts it).
+    const text = cleanText(raw, 4 * OWN_TEXT_BYTES);
+    this.local.ownText = text;
     this.seedDirty = false;
+    if (this.seedInput) this.seedInput.value = text;
     this.saveLocal();
-    const table = this.state && this.state.table;
-    const inRound = table && table.phase === "playing" && this.state.view.turn !== null;
-    if (table && this.seat !== null && !inRound && table.status !== "finished") {
-      if (this.send({ type: "seed", client_seed: seed })) {
-        if (!this.local.sentSeeds.includes(seed)) this.local.sentSeeds.push(seed);
-        this.saveLocal();
-        this.pendingSeed = seed;
-        toast(t("fair.seed_sent"), "info", 2000);
-      }
+    const round = this.pendingRound();
+    if (round !== null && this.seat !== null) {
+      if (this.sendPart(round)) toast(t("fair.text_sent", { n: num(round) }), "info", 2500);
     } else {
-      this.pendingSeed = seed;
-      toast(t("fair.seed_next"), "info", 2500);
+      toast(t("fair.text_next"), "info", 2500);
     }
+    if (this.state) this.renderFairness();
   }
 
   renderFairness() {
@@ -1126,28 +1307,53 @@ class TablePage {
     const current = table.fairness.current;
     const parts = [];
     if (current) {
-      parts.push(h("h3", null, t("fair.round_n", { n: num(current.round) })));
-      parts.push(h("dl", { class: "fair-facts" },
+      const mine = this.seat !== null ? this.partsFor(current.round) : [];
+      const held = this.seat !== null && table.players[this.seat] ? table.players[this.seat].client_seed : null;
+      const started = !!current.client_seed;
+      // The part that counts: the one the server holds (when it is this browser's), else
+      // the latest this page sent, else, once dealt, the one in the client seed.
+      let myPart = held && mine.includes(held) ? held : mine[mine.length - 1] || null;
+      if (started) myPart = String(current.client_seed).split("|")[this.seat] || myPart;
+      const facts = [
         h("dt", null, t("fair.commitment")), h("dd", null, h("code", { class: "hash", dataset: { commitment: current.commitment } }, current.commitment)),
-        h("dt", null, t("fair.client_seed")), h("dd", null, current.client_seed ? h("code", { class: "hash" }, current.client_seed) : h("span", { class: "muted" }, t("fair.client_seed_pending"))),
-        h("dt", null, t("fair.server_seed")), h("dd", null, h("span", { class: "muted" }, t("fair.server_seed_hidden")))));
+      ];
+      if (this.seat !== null) {
+        facts.push(h("dt", null, t("fair.your_part")), h("dd", null, myPart
+          ? h("code", { class: "hash own-part", dataset: { part: myPart } }, myPart)
+          : h("span", { class: "muted" }, started ? t("fair.your_part_none") : t("fair.your_part_pending"))));
+      }
+      facts.push(
+        h("dt", null, t("fair.client_seed")), h("dd", null, started ? h("code", { class: "hash" }, current.client_seed) : h("span", { class: "muted" }, t("fair.client_seed_pending"))),
+        h("dt", null, t("fair.server_seed")), h("dd", null, h("span", { class: "muted" }, t("fair.server_seed_hidden"))));
+      parts.push(h("h3", null, t("fair.round_n", { n: num(current.round) })));
+      parts.push(h("dl", { class: "fair-facts" }, facts));
     }
     replace(this.el.fairCurrent, parts);
     if (this.seedInput && document.activeElement !== this.seedInput && !this.seedDirty) {
-      const mine = this.seat !== null ? table.players[this.seat] : null;
-      this.seedInput.value = this.local.customSeed || this.pendingSeed || (mine && mine.client_seed) || "";
+      this.seedInput.value = this.local.ownText || "";
     }
     this.seedInput.disabled = this.seat === null;
-    this.el.seedForm.hidden = this.seat === null || table.status === "finished";
+    this.el.seedForm.hidden = this.seat === null || table.status === "finished" || table.status === "abandoned";
     const revealed = table.fairness.revealed.slice().reverse();
     replace(this.el.fairResults, revealed.map((r) => this.fairResult(r)));
   }
 
+  verdictTitle(result, round) {
+    const n = num(round);
+    if (!result) return t("fair.checking_round", { n });
+    if (result.verdict === "unverifiable") return t("fair.verdict_unverifiable_round", { n });
+    return result.fair ? t("fair.verdict_fair_round", { n }) : t("fair.verdict_unfair_round", { n });
+  }
+
+  verdictDetail(result) {
+    if (!result) return null;
+    if (result.verdict === "unverifiable") return t("fair.verdict_unverifiable_detail");
+    return result.fair ? t("fair.verdict_fair_detail") : t("fair.verdict_unfair_detail");
+  }
+
   fairResult(r) {
     const result = this.verifications.get(r.round);
-    const verdict = !result ? "pending" : result.fair ? "fair" : "unfair";
-    const title = !result ? t("fair.checking_round", { n: num(r.round) })
-      : result.fair ? t("fair.verdict_fair_round", { n: num(r.round) }) : t("fair.verdict_unfair_round", { n: num(r.round) });
+    const verdict = !result ? "pending" : result.verdict || (result.fair ? "fair" : "unfair");
     const details = [];
     details.push(h("dl", { class: "fair-facts" },
       h("dt", null, t("fair.server_seed")), h("dd", null, h("code", { class: "hash" }, r.server_seed)),
@@ -1157,27 +1363,63 @@ class TablePage {
     if (result) {
       details.push(h("ul", { class: "checks" }, result.checks.map((c) => h("li", { class: c.ok === true ? "ok" : c.ok === false ? "bad" : "info", dataset: { check: c.id } },
         h("span", { class: "check-mark", "aria-hidden": "true" }, c.ok === true ? "✓" : c.ok === false ? "✗" : "•"),
-        " ", this.checkText(c)))));
+        " ", h("span", { class: "check-text" }, this.checkText(c)),
+        c.id === "parts" && c.parts ? this.partsList(c) : null))));
       if (result.deck) {
         details.push(h("details", { class: "deck" }, h("summary", null, t("fair.deck")),
           h("p", { class: "deck-cards", dir: "ltr" }, result.deck.map(cardShort).join(" "))));
       }
       if (result.source === "record") details.push(h("p", { class: "hint" }, t("fair.from_record")));
     }
-    const detail = !result ? null : result.fair ? t("fair.verdict_fair_detail") : t("fair.verdict_unfair_detail");
+    const detail = this.verdictDetail(result);
+    const icon = verdict === "fair" ? "✓" : verdict === "unfair" ? "✗" : verdict === "unverifiable" ? "?" : "…";
     return h("div", { class: ["fair-result", verdict], dataset: { round: String(r.round), verdict } },
       h("div", { class: "verdict" },
-        h("span", { class: "verdict-icon", "aria-hidden": "true" }, verdict === "fair" ? "✓" : verdict === "unfair" ? "✗" : "…"),
-        h("div", null, h("strong", null, title), detail ? h("div", { class: "verdict-detail" }, detail) : null)),
+        h("span", { class: "verdict-icon", "aria-hidden": "true" }, icon),
+        h("div", null, h("strong", null, this.verdictTitle(result, r.round)), detail ? h("div", { class: "verdict-detail" }, detail) : null)),
       h("details", { class: "fair-details", open: verdict === "unfair" }, h("summary", null, t("fair.details")), details));
   }
 
+  /** Every seat's part of a revealed client seed, whose it is, and what was checked. */
+  partsList(c) {
+    const players = this.table().players;
+    return h("ul", { class: "part-list" }, c.parts.map((p) => {
+      const player = players[p.seat];
+      const who = p.own ? t("seat.you") : player ? playerName(player, players) : t("seat.number", { n: num(p.seat + 1) });
+      let tag;
+      if (p.bot) tag = p.derived ? t("fair.part.bot_ok") : t("fair.part.bot_bad");
+      else if (p.own) {
+        const sent = c.ownPart && c.ownPart.sent;
+        tag = p.ok === null ? t("fair.part.own_unknown") : p.ok ? (sent ? t("fair.part.own_ok") : t("fair.part.own_derived")) : (sent ? t("fair.part.own_bad") : t("fair.part.own_derived_bad"));
+      } else tag = p.derived ? t("fair.part.player_derived") : t("fair.part.player");
+      const state = p.ok === true ? "ok" : p.ok === false ? "bad" : "info";
+      return h("li", { class: ["part-item", state], dataset: { seat: String(p.seat) } },
+        h("span", { class: "part-who" }, who),
+        h("code", { class: "hash part-value", dir: "ltr" }, p.part),
+        h("span", { class: "part-tag" }, tag));
+    }));
+  }
+
   checkText(c) {
+    if (c.id === "parts") {
+      const bits = [];
+      bits.push(c.count === c.seats ? t("fair.parts.count_ok", { count: c.seats, n: num(c.seats) })
+        : t("fair.parts.count_bad", { count: c.count, parts: num(c.count), n: num(c.seats) }));
+      if (c.parts && c.parts.some((p) => p.bot)) {
+        bits.push(c.badBots.length ? t("fair.parts.bots_bad") : t("fair.parts.bots_ok"));
+      }
+      const own = c.ownPart;
+      if (own) {
+        if (own.ok === null) bits.push(t("fair.parts.own_unknown"));
+        else if (own.sent) bits.push(own.ok ? t("fair.parts.own_ok") : t("fair.parts.own_bad"));
+        else bits.push(own.ok ? t("fair.parts.own_derived_ok") : t("fair.parts.own_derived_bad"));
+      }
+      return bits.join(" ");
+    }
     const key = `fair.check.${c.id}.${c.ok === true ? "ok" : c.ok === false ? "bad" : "info"}`;
     return t(key, {
       count: c.count ?? c.deals ?? 0, n: c.count ?? c.deals ?? 0,
       cards: (c.wrong || []).map((w) => (typeof w === "string" ? cardShort(w) : cardShort(w.card))).join(" "),
-      part: c.part || "",
     });
   }
 
@@ -1193,9 +1435,9 @@ class TablePage {
           this.renderFairness();
           this.renderOverlay();
         }
-        if (this.overlay && this.overlay.round === r.round) announce(result.fair ? t("fair.verdict_fair_round", { n: r.round }) : t("fair.verdict_unfair_round", { n: r.round }));
+        if (this.overlay && this.overlay.round === r.round) announce(this.verdictTitle(result, r.round));
       } catch (err) {
-        this.verifications.set(r.round, { fair: false, checks: [{ id: "seed_format", ok: false, error: String(err) }], deck: null });
+        this.verifications.set(r.round, { fair: false, verdict: "unfair", checks: [{ id: "seed_format", ok: false, error: String(err) }], deck: null });
         this.renderFairness();
       } finally {
         this.verifying.delete(r.round);
@@ -1225,16 +1467,21 @@ class TablePage {
         for (const p of log.plays) { p.seat = turn; turn = (turn + 1) % seats; }
       }
     }
+    this.mergeStored();
+    const seenCommit = this.local.commits[r.round] || null;
     const result = await verifyRound(r, {
       variant: table.variant,
       seats,
       dealer: log.dealer ?? (r.round - 1) % seats,
-      commitment: this.local.commits[r.round] || null,
+      commitment: seenCommit,
       opening_floor: log.opening_floor,
       plays: log.plays,
       hands: this.seat !== null ? this.local.hands[r.round] || {} : null,
       seat: this.seat,
-      sentSeeds: this.local.sentSeeds,
+      kinds: table.players.map((p) => (p.kind === "bot" || String(p.name || "").startsWith("bot:") ? "bot" : p.kind)),
+      // Only a page that was there before the round knows which part it sent (or that it sent none).
+      sentParts: seenCommit ? this.partsFor(r.round).slice() : null,
+      cardsFirst: !seenCommit && !!this.local.cardsFirst[r.round],
     });
     result.source = source;
     return result;

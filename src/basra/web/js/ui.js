@@ -2,7 +2,7 @@
 // sides, and navigation inside the single page.
 
 import { h } from "./dom.js";
-import { t } from "./i18n.js";
+import { has, t } from "./i18n.js";
 
 export function announce(text) {
   const el = document.getElementById("announcer");
@@ -24,10 +24,11 @@ export function toast(text, kind = "info", ms = 4000) {
 /** A message for an API or protocol error code, with the server's line as a fallback. */
 export function errorText(err) {
   const code = (err && err.code) || "";
+  if (code === "rate/limited" && err.retryAfter > 0) {
+    return t("error.rate.limited_wait", { count: err.retryAfter, n: err.retryAfter });
+  }
   const key = `error.${code.replace("/", ".")}`;
-  const text = t(key);
-  if (text !== key) return text;
-  return t("error.generic");
+  return has(key) ? t(key) : t("error.generic");
 }
 
 function isBot(player) {
