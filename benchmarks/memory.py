@@ -131,6 +131,8 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
                    "--data-dir", tmp, "--seed-window", "0", "--bot-delay", "0",
                    "--rematch-window", str(REMATCH_WINDOW), "--no-limits",
                    "--log-level", "warning"]
+        if args.db:
+            command += ["--db", args.db]
         server = subprocess.Popen(command, stdout=subprocess.DEVNULL,
                                   stderr=subprocess.DEVNULL)
         try:
@@ -153,7 +155,8 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
                 server.wait(20)
             if server.poll() is None:
                 server.kill()
-    return {"benchmark": "memory", "matches": args.matches, "warmup": args.warmup,
+    return {"benchmark": "memory", "db": "postgresql" if args.db else "sqlite",
+            "matches": args.matches, "warmup": args.warmup,
             "plays": plays, "tickets": args.tickets, "concurrency": args.concurrency,
             "seconds": round(elapsed, 1), "rss_idle_mb": round(idle, 1),
             "rss_warm_mb": round(warm, 1), "rss_peak_mb": round(peak, 1),
@@ -167,14 +170,15 @@ def main() -> None:
     parser.add_argument("--warmup", type=int, default=50)
     parser.add_argument("--tickets", type=int, default=200)
     parser.add_argument("--concurrency", type=int, default=8)
+    parser.add_argument("--db", default=None, help="a database URL (default: SQLite)")
     parser.add_argument("--json", action="store_true")
     args = parser.parse_args()
     result = asyncio.run(run(args))
     if args.json:
         print(json.dumps(result))
         return
-    print(f"{result['matches']} matches ({result['plays']} plays) and {result['tickets']} "
-          f"lapsed tickets in {result['seconds']} s")
+    print(f"{result['db']}: {result['matches']} matches ({result['plays']} plays) and "
+          f"{result['tickets']} lapsed tickets in {result['seconds']} s")
     print(f"RSS: idle {result['rss_idle_mb']} MB, after {result['warmup']} warm-up matches "
           f"{result['rss_warm_mb']} MB, at the end of play {result['rss_peak_mb']} MB, "
           f"idle again {result['rss_after_mb']} MB "

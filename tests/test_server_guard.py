@@ -378,6 +378,8 @@ def test_per_address_limits_answer_429_with_retry_after(tmp_path: Path) -> None:
                                   headers={"content-type": "application/json"})
             assert big.status_code == 413
             assert big.json()["error"]["code"] == "request/too_large"
+            # a body with no Content-Length is refused as it streams in
+            assert await refused_when_streamed(base, 40_000) == 413
             # an 8 MB body is refused on its Content-Length, before a byte of it is read
             assert await refused_on_length(base, 8_000_000) == 413
             # open sockets per address
@@ -409,6 +411,26 @@ async def refused_on_length(base: str, length: int) -> int:
     status = await asyncio.wait_for(reader.readline(), 10)
     writer.close()
     return int(status.split()[1])
+
+
+async def refused_when_streamed(base: str, length: int) -> int:
+    """The status a chunked POST of ``length`` bytes (no Content-Length) gets."""
+    host, port = base.removeprefix("http://").split(":")
+
+    def post() -> int:
+        with socket.create_connection((host, int(port)), timeout=10) as sock:
+            sock.sendall(f"POST /api/guests HTTP/1.1\r\nHost: {host}\r\nContent-Type: "
+                         "application/json\r\nTransfer-Encoding: chunked\r\n\r\n".encode())
+            chunk = b" " * 1000
+            try:
+                for _ in range(length // len(chunk)):
+                    sock.sendall(b"%x\r\n%s\r\n" % (len(chunk), chunk))
+                sock.sendall(b"0\r\n\r\n")
+            except OSError:
+                pass  # refused part way: the answer is already there to read
+            return int(sock.recv(100).split()[1])
+
+    return await asyncio.to_thread(post)
 
 
 def test_forwarded_for_counts_only_from_a_trusted_proxy(tmp_path: Path) -> None:
@@ -657,3 +679,21 @@ def test_text_that_is_not_valid_gets_a_code_never_a_traceback(
             store.settings(seed_window_seconds=30.0)) as base:
         run(scenario(base))
     assert not [r for r in caplog.records if r.exc_info], [r.getMessage() for r in caplog.records]
+
+
+def test_a_long_poll_ends_when_the_bot_offer_falls_due(tmp_path: Path) -> None:
+    async def scenario(base: str) -> None:
+        async with httpx.AsyncClient() as http:
+            amira = await new_guest(base, http, "Amira")
+            ticket = (await http.post(f"{base}/api/quick-match", headers=amira.headers,
+                                      json={})).json()
+            assert ticket["bot_offer"] is False
+            started = time.monotonic()
+            r = await http.get(f"{base}/api/quick-match/{ticket['ticket']}?wait=25",
+                               headers=amira.headers, timeout=30)
+            assert r.json()["bot_offer"] is True and r.json()["status"] == "waiting"
+            assert time.monotonic() - started < 5
+
+    with database("sqlite", tmp_path) as store, running_server(
+            store.settings(quick_match_bot_offer_seconds=1.0)) as base:
+        run(scenario(base))

@@ -332,25 +332,29 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         try:
             await websocket.accept()
             table = lobby().table(table_id)
-            if table is None:
-                await _from_store(websocket, table_id)
-                return
             player = await player_of(token)
+            if table is None:
+                await _from_store(websocket, table_id, player)
+                return
             await _play(websocket, table, player.id if player else None)
         finally:
             sockets.release(address)
 
-    async def _from_store(websocket: WebSocket, table_id: str) -> None:
-        """A table no longer in memory: its last state once, then ``closed``."""
+    async def _from_store(websocket: WebSocket, table_id: str,
+                          player: PlayerRow | None) -> None:
+        """A table no longer in memory: its last state once (a seated player's own view),
+        then ``closed``."""
         try:
             table = await any_table(table_id)
         except ApiError:
             await websocket.send_text(encode(error("table/not_found", "no such table")))
             await websocket.close(code=4404)
             return
+        seat = next((s.number for s in table.seats
+                     if player is not None and s.player_id == player.id), None)
         await websocket.send_text(encode({"type": "welcome", "protocol": PROTOCOL,
-                                          "table": table_id, "seat": None}))
-        await websocket.send_text(encode(table.state_for(None)))
+                                          "table": table_id, "seat": seat}))
+        await websocket.send_text(encode(table.state_for(seat)))
         await websocket.send_text(encode({"type": "closed", "reason": table.status,
                                           "message": "this table is over; its record "
                                                      "stays available"}))
@@ -361,9 +365,9 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         message rate, parses and hands messages to the table."""
         outbox = Outbox(websocket, limit=settings.send_queue_limit,
                         stall_seconds=settings.stall_seconds)
+        await table.inbox.put(Attach(outbox, player_id))  # before any message of its own
         writer = asyncio.create_task(outbox.run())
         reader = asyncio.create_task(_read(websocket, table, outbox))
-        await table.inbox.put(Attach(outbox, player_id))
         try:
             await asyncio.wait([reader, writer], return_when=asyncio.FIRST_COMPLETED)
         finally:

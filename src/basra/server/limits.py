@@ -154,6 +154,7 @@ class BodyLimit:
                     return
         seen = 0
         refused = False
+        started = False
 
         async def limited_receive() -> Message:
             nonlocal seen, refused
@@ -165,24 +166,26 @@ class BodyLimit:
                     raise _TooLarge
             return message
 
-        started = False
-
-        async def tracking_send(message: Message) -> None:
+        async def guarded_send(message: Message) -> None:
+            """Once the body was refused, whatever the app answers (it may make a 400 of
+            the failed read) becomes the 413."""
             nonlocal started
+            if refused:
+                if not started:
+                    started = True
+                    await self._refuse(send)
+                return
             if message["type"] == "http.response.start":
                 started = True
             await send(message)
 
         try:
-            await self.app(scope, limited_receive, tracking_send)
-        except _TooLarge:
-            if not started:
-                await self._refuse(send)
+            await self.app(scope, limited_receive, guarded_send)
         except Exception:
             if not refused:
                 raise
-            if not started:
-                await self._refuse(send)
+        if refused and not started:
+            await self._refuse(send)
 
     async def _refuse(self, send: Send) -> None:
         body = json.dumps({"error": {

@@ -305,9 +305,13 @@ class Lobby:
 
     async def wait(self, ticket: Ticket, seconds: float,
                    gone: Callable[[], Awaitable[bool]] | None = None) -> None:
-        """Wait up to ``seconds`` (30 at most) for a match; the ticket stays alive while
-        this runs, and ``gone`` (the client hung up) ends the wait early."""
+        """Wait up to ``seconds`` (30 at most) for a match, or until a bot is offered; the
+        ticket stays alive while this runs, and ``gone`` (the client hung up) ends the wait
+        early."""
         deadline = time.monotonic() + max(0.0, min(seconds, 30.0))
+        if not self.bot_offered(ticket):
+            offer_at = ticket.since + self.settings.quick_match_bot_offer_seconds
+            deadline = min(deadline, offer_at + 0.01)
         ticket.polls += 1
         try:
             while not ticket.matched.is_set():

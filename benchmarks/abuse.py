@@ -1,0 +1,231 @@
+"""Abuse: what a flooding spectator or sockets that never read cost a seated player.
+
+Starts a real ``basra serve`` (SQLite in a temporary directory, the default limits) on a
+free loopback port. A guest plays whole matches against the random bot at a quick human's
+pace (a play every ``--pace`` seconds), and each play's time from sending it to the state
+that shows it is one sample. Three runs, each ``--seconds`` long:
+
+- ``quiet``: nobody else;
+- ``flood``: a spectator of the same table sends ``--flood`` messages as fast as it can,
+  opening a new socket whenever the server closes one for flooding;
+- ``stalled``: ``--stalled`` raw sockets watch the table, do the websocket handshake with a
+  tiny receive buffer and never read a byte.
+
+The report gives p50 and p99 per run, how many flood messages were sent and how often the
+flooder was closed, and how long the stalled sockets took to be let go. Traffic goes to
+127.0.0.1 only, and every loop is bounded.
+
+    .venv/bin/python benchmarks/abuse.py --seconds 20
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import base64
+import contextlib
+import json
+import os
+import socket
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+from typing import Any
+
+import httpx
+from websockets.asyncio.client import ClientConnection, connect
+from websockets.exceptions import ConnectionClosed
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port: int = s.getsockname()[1]
+        return port
+
+
+async def wait_ready(base: str, seconds: float = 60) -> None:
+    deadline = time.monotonic() + seconds
+    async with httpx.AsyncClient() as http:
+        while time.monotonic() < deadline:
+            with contextlib.suppress(httpx.HTTPError):
+                if (await http.get(f"{base}/ready")).status_code == 200:
+                    return
+            await asyncio.sleep(0.1)
+    raise RuntimeError("basra serve did not become ready")
+
+
+async def new_table(base: str, http: httpx.AsyncClient, name: str) -> tuple[str, str]:
+    r = await http.post(f"{base}/api/guests", json={"nickname": name})
+    token = r.json()["token"]
+    r = await http.post(f"{base}/api/tables/bot", headers={"Authorization": f"Bearer {token}"},
+                        json={"bot_level": "random"})
+    return token, r.json()["table"]["id"]
+
+
+async def next_state(ws: ClientConnection, deadline: float) -> dict[str, Any]:
+    while True:
+        message: dict[str, Any] = json.loads(
+            await asyncio.wait_for(ws.recv(), max(0.1, deadline - time.monotonic()) + 30))
+        if message["type"] == "state":
+            return message
+
+
+async def player(base: str, token: str, table: str, seconds: float, pace: float,
+                 samples: list[float]) -> None:
+    """Play matches on ``table`` (and its rematches) for ``seconds``, pacing the plays."""
+    stop_at = time.monotonic() + seconds
+    while time.monotonic() < stop_at:
+        url = base.replace("http://", "ws://") + f"/ws/tables/{table}?token={token}"
+        async with connect(url, max_size=None) as ws:
+            sent = -1
+            while time.monotonic() < stop_at:
+                state = await next_state(ws, stop_at)
+                if state["table"]["status"] == "finished":
+                    break
+                current = state["table"]["fairness"]["current"]
+                if state["table"]["phase"] == "seeding" and current:
+                    await ws.send(json.dumps({"type": "seed", "round": current["round"],
+                                              "client_seed": os.urandom(8).hex()}))
+                    continue
+                view = state["view"]
+                if not (view["legal"] and view["turn"] == state["you"]
+                        and state["version"] > sent):
+                    continue
+                await asyncio.sleep(pace)
+                sent = state["version"]
+                play = view["legal"][0]
+                started = time.monotonic()
+                await ws.send(json.dumps({"type": "play", "version": sent,
+                                          "card": play["card"], "take": play["take"]}))
+                while (await next_state(ws, stop_at))["version"] <= sent:
+                    pass
+                samples.append((time.monotonic() - started) * 1000)
+            else:
+                return
+            await ws.send(json.dumps({"type": "rematch"}))
+            while True:
+                state = await next_state(ws, stop_at)
+                if state["table"]["rematch_table"]:
+                    table = state["table"]["rematch_table"]
+                    break
+
+
+async def flooder(url: str, count: int, report: dict[str, Any]) -> None:
+    frame = json.dumps({"type": "ping"})
+    sent = 0
+    closes: dict[str, int] = {}
+    while sent < count:
+        async with connect(url, max_queue=None) as ws:
+            try:
+                while sent < count:
+                    await ws.send(frame)
+                    sent += 1
+                    if sent % 100 == 0:
+                        await asyncio.sleep(0)
+            except ConnectionClosed as exc:
+                code = str(exc.rcvd.code) if exc.rcvd else "none"
+                closes[code] = closes.get(code, 0) + 1
+    report.update(flood_sent=sent, flooder_closed=closes)
+
+
+class Stalled:
+    """A websocket client that does the handshake and then never reads."""
+
+    def __init__(self, host: str, port: int, path: str) -> None:
+        self.sock = socket.socket()
+        self.sock.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 4096)
+        self.sock.connect((host, port))
+        key = base64.b64encode(os.urandom(16)).decode()
+        self.sock.sendall(
+            f"GET {path} HTTP/1.1\r\nHost: {host}:{port}\r\nUpgrade: websocket\r\n"
+            f"Connection: Upgrade\r\nSec-WebSocket-Key: {key}\r\n"
+            "Sec-WebSocket-Version: 13\r\n\r\n".encode())
+        head = b""
+        while b"\r\n\r\n" not in head:
+            head += self.sock.recv(1)
+
+
+async def sockets_held(base: str) -> int:
+    async with httpx.AsyncClient() as http:
+        held: int = (await http.get(f"{base}/health")).json()["memory"]["sockets"]
+        return held
+
+
+def pct(samples: list[float], p: float) -> float:
+    ordered = sorted(samples)
+    return round(ordered[min(len(ordered) - 1, int(p * len(ordered)))], 1) if ordered else 0.0
+
+
+async def scenario(base: str, kind: str, args: argparse.Namespace) -> dict[str, Any]:
+    samples: list[float] = []
+    report: dict[str, Any] = {"run": kind}
+    async with httpx.AsyncClient(timeout=30) as http:
+        token, table = await new_table(base, http, f"abuse-{kind}")
+    url = base.replace("http://", "ws://") + f"/ws/tables/{table}"
+    stalled: list[Stalled] = []
+    if kind == "stalled":
+        host, port = base.removeprefix("http://").split(":")
+        stalled = [Stalled(host, int(port), f"/ws/tables/{table}") for _ in range(args.stalled)]
+    started = time.monotonic()
+    playing = asyncio.create_task(player(base, token, table, args.seconds, args.pace, samples))
+    if kind == "flood":
+        await flooder(url, args.flood, report)
+    await playing
+    if stalled:  # how long until the server let every stalled socket go
+        while await sockets_held(base) > 0 and time.monotonic() - started < 120:
+            await asyncio.sleep(0.2)
+        report["stalled_gone_after_s"] = round(time.monotonic() - started, 1)
+        for raw in stalled:
+            raw.sock.close()
+    report.update(plays=len(samples), p50_ms=pct(samples, 0.5), p99_ms=pct(samples, 0.99),
+                  max_ms=round(max(samples), 1) if samples else 0.0)
+    return report
+
+
+async def run(args: argparse.Namespace) -> list[dict[str, Any]]:
+    port = free_port()
+    base = f"http://127.0.0.1:{port}"
+    with tempfile.TemporaryDirectory() as tmp:
+        command = [sys.executable, "-m", "basra", "serve", "--port", str(port),
+                   "--data-dir", str(Path(tmp)), "--bot-delay", "0", "--log-level", "warning"]
+        server = subprocess.Popen(command, stdout=subprocess.DEVNULL,
+                                  stderr=subprocess.DEVNULL)
+        try:
+            await wait_ready(base)
+            return [await scenario(base, kind, args) for kind in ("quiet", "flood", "stalled")]
+        finally:
+            server.terminate()
+            with contextlib.suppress(subprocess.TimeoutExpired):
+                server.wait(20)
+            if server.poll() is None:
+                server.kill()
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--seconds", type=float, default=20.0)
+    parser.add_argument("--pace", type=float, default=0.1,
+                        help="seconds between a state and the guest's play (default 0.1)")
+    parser.add_argument("--flood", type=int, default=60_000)
+    parser.add_argument("--stalled", type=int, default=5)
+    parser.add_argument("--json", action="store_true")
+    args = parser.parse_args()
+    results = asyncio.run(run(args))
+    if args.json:
+        print(json.dumps(results))
+        return
+    for r in results:
+        extra = ""
+        if "flood_sent" in r:
+            extra = f"  flood {r['flood_sent']} messages, flooder closed {r['flooder_closed']}"
+        if "stalled_gone_after_s" in r:
+            extra = f"  stalled sockets gone after {r['stalled_gone_after_s']} s"
+        print(f"{r['run']:>8}: {r['plays']} plays  p50 {r['p50_ms']} ms  p99 {r['p99_ms']} ms  "
+              f"max {r['max_ms']} ms{extra}")
+
+
+if __name__ == "__main__":
+    main()
