@@ -238,6 +238,12 @@ async def timed_match(guest: Guest, matches: int = 1) -> list[float]:
     return times
 
 
+SLOW_MS = 250
+"""A bound that tells a table slowed by its stalled or flooding neighbours (seconds, before
+this was built) from one that is not, with room for a loaded CI machine; the figure itself
+(under 100 ms) is measured by benchmarks/abuse.py (docs/BENCHMARKS.md)."""
+
+
 def p99(times: list[float]) -> float:
     return statistics.quantiles(times, n=100)[98]
 
@@ -257,7 +263,7 @@ def test_a_socket_that_never_reads_does_not_slow_the_table_and_is_closed(
                 # Amira got one per change), and the table never waited on the stalled.
                 broadcasts = len([m for m in amira.log if m["type"] == "state"]) * 6
                 assert broadcasts > 1000, broadcasts
-                assert p99(times) < 100, (p99(times), max(times))
+                assert p99(times) < SLOW_MS, (p99(times), max(times))
                 # Without reading a byte of theirs, the stalled are let go within 30 s:
                 # only Amira's socket is left, and each stalled one finds itself closed.
                 while time.monotonic() - started < 30:
@@ -315,7 +321,7 @@ def test_a_flood_from_a_spectator_leaves_the_seated_player_unharmed(tmp_path: Pa
                 assert sent == 60_000
                 # closed for flooding (1008), or for not reading its answers fast enough
                 assert closes and set(closes) <= {1008, 1013} and 1008 in closes, closes
-                assert p99(times) < 100, (p99(times), max(times))
+                assert p99(times) < SLOW_MS, (p99(times), max(times))
             finally:
                 await amira.close()
 
