@@ -23,38 +23,16 @@ from __future__ import annotations
 import argparse
 import asyncio
 import base64
-import contextlib
 import json
 import os
 import socket
-import subprocess
-import sys
-import tempfile
 import time
-from pathlib import Path
 from typing import Any
 
 import httpx
+from serving import basra_serve
 from websockets.asyncio.client import ClientConnection, connect
 from websockets.exceptions import ConnectionClosed
-
-
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        port: int = s.getsockname()[1]
-        return port
-
-
-async def wait_ready(base: str, seconds: float = 60) -> None:
-    deadline = time.monotonic() + seconds
-    async with httpx.AsyncClient() as http:
-        while time.monotonic() < deadline:
-            with contextlib.suppress(httpx.HTTPError):
-                if (await http.get(f"{base}/ready")).status_code == 200:
-                    return
-            await asyncio.sleep(0.1)
-    raise RuntimeError("basra serve did not become ready")
 
 
 async def new_table(base: str, http: httpx.AsyncClient, name: str) -> tuple[str, str]:
@@ -186,22 +164,9 @@ async def scenario(base: str, kind: str, args: argparse.Namespace) -> dict[str, 
 
 
 async def run(args: argparse.Namespace) -> list[dict[str, Any]]:
-    port = free_port()
-    base = f"http://127.0.0.1:{port}"
-    with tempfile.TemporaryDirectory() as tmp:
-        command = [sys.executable, "-m", "basra", "serve", "--port", str(port),
-                   "--data-dir", str(Path(tmp)), "--bot-delay", "0", "--log-level", "warning"]
-        server = subprocess.Popen(command, stdout=subprocess.DEVNULL,
-                                  stderr=subprocess.DEVNULL)
-        try:
-            await wait_ready(base)
-            return [await scenario(base, kind, args) for kind in ("quiet", "flood", "stalled")]
-        finally:
-            server.terminate()
-            with contextlib.suppress(subprocess.TimeoutExpired):
-                server.wait(20)
-            if server.poll() is None:
-                server.kill()
+    async with basra_serve("--bot-delay", "0") as served:
+        return [await scenario(served.base, kind, args)
+                for kind in ("quiet", "flood", "stalled")]
 
 
 def main() -> None:

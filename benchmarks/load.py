@@ -15,52 +15,18 @@ from __future__ import annotations
 
 import argparse
 import asyncio
-import contextlib
 import json
 import os
 import random
-import socket
 import statistics
-import subprocess
-import sys
-import tempfile
 import time
-from pathlib import Path
 from typing import Any
 
 import httpx
+from serving import basra_serve
 from websockets.asyncio.client import connect
 
 TARGET_MS = 100.0
-
-
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        port: int = s.getsockname()[1]
-        return port
-
-
-def start_server(port: int, data_dir: Path, db: str | None,
-                 bot_level: str) -> subprocess.Popen[bytes]:
-    command = [sys.executable, "-m", "basra", "serve", "--port", str(port), "--data-dir",
-               str(data_dir), "--seed-window", "0", "--bot-delay", "0", "--clock", "600",
-               "--grace", "600", "--log-level", "warning", "--no-limits"]
-    if db:
-        command += ["--db", db]
-    del bot_level
-    return subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-
-
-async def wait_ready(base: str, seconds: float = 60) -> None:
-    deadline = time.monotonic() + seconds
-    async with httpx.AsyncClient() as http:
-        while time.monotonic() < deadline:
-            with contextlib.suppress(httpx.HTTPError):
-                if (await http.get(f"{base}/ready")).status_code == 200:
-                    return
-            await asyncio.sleep(0.2)
-    raise RuntimeError("server did not become ready")
 
 
 async def one_player(base: str, http: httpx.AsyncClient, index: int, stop_at: float,
@@ -126,26 +92,17 @@ async def step(base: str, clients: int, seconds: float, bot_level: str,
 
 
 async def run(args: argparse.Namespace) -> dict[str, Any]:
-    port = free_port()
-    base = f"http://127.0.0.1:{port}"
-    with tempfile.TemporaryDirectory() as tmp:
-        server = start_server(port, Path(tmp), args.db, args.bot)
-        try:
-            await wait_ready(base)
-            results = []
-            for clients in args.steps:
-                result = await step(base, clients, args.seconds, args.bot, args.seed)
-                results.append(result)
-                if not args.json:
-                    print(f"{clients:>5} matches: {result['plays_per_second']:>7} plays/s  "
-                          f"p50 {result['p50_ms']:>7} ms  p95 {result['p95_ms']:>7} ms  "
-                          f"p99 {result['p99_ms']:>7} ms", flush=True)
-        finally:
-            server.terminate()
-            with contextlib.suppress(subprocess.TimeoutExpired):
-                server.wait(20)
-            if server.poll() is None:
-                server.kill()
+    options = ["--seed-window", "0", "--bot-delay", "0", "--clock", "600", "--grace", "600",
+               "--no-limits"]
+    async with basra_serve(*options, db=args.db) as served:
+        results = []
+        for clients in args.steps:
+            result = await step(served.base, clients, args.seconds, args.bot, args.seed)
+            results.append(result)
+            if not args.json:
+                print(f"{clients:>5} matches: {result['plays_per_second']:>7} plays/s  "
+                      f"p50 {result['p50_ms']:>7} ms  p95 {result['p95_ms']:>7} ms  "
+                      f"p99 {result['p99_ms']:>7} ms", flush=True)
     held = [r["matches"] for r in results if r["under_target"]]
     return {"benchmark": "load", "db": "postgresql" if args.db else "sqlite",
             "bot": args.bot, "seconds_per_step": args.seconds, "cpus": os.cpu_count(),

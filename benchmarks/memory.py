@@ -17,17 +17,13 @@ from __future__ import annotations
 
 import argparse
 import asyncio
-import contextlib
 import json
-import socket
-import subprocess
-import sys
-import tempfile
 import time
 from pathlib import Path
 from typing import Any
 
 import httpx
+from serving import basra_serve
 from websockets.asyncio.client import connect
 
 REMATCH_WINDOW = 2.0
@@ -35,29 +31,11 @@ TICKET_LAPSE = 5.0  # the server's default
 ARRIVAL = 10.0  # likewise: how long a quick-match table waits for its players
 
 
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        port: int = s.getsockname()[1]
-        return port
-
-
 def rss_mb(pid: int) -> float:
     for line in Path(f"/proc/{pid}/status").read_text().splitlines():
         if line.startswith("VmRSS:"):
             return int(line.split()[1]) / 1024
     raise RuntimeError("no VmRSS")
-
-
-async def wait_ready(base: str, seconds: float = 60) -> None:
-    deadline = time.monotonic() + seconds
-    async with httpx.AsyncClient() as http:
-        while time.monotonic() < deadline:
-            with contextlib.suppress(httpx.HTTPError):
-                if (await http.get(f"{base}/ready")).status_code == 200:
-                    return
-            await asyncio.sleep(0.1)
-    raise RuntimeError("basra serve did not become ready")
 
 
 async def one_match(base: str, http: httpx.AsyncClient, index: int) -> int:
@@ -124,37 +102,22 @@ async def health(base: str) -> dict[str, Any]:
 
 
 async def run(args: argparse.Namespace) -> dict[str, Any]:
-    port = free_port()
-    base = f"http://127.0.0.1:{port}"
-    with tempfile.TemporaryDirectory() as tmp:
-        command = [sys.executable, "-m", "basra", "serve", "--port", str(port),
-                   "--data-dir", tmp, "--seed-window", "0", "--bot-delay", "0",
-                   "--rematch-window", str(REMATCH_WINDOW), "--no-limits",
-                   "--log-level", "warning"]
-        if args.db:
-            command += ["--db", args.db]
-        server = subprocess.Popen(command, stdout=subprocess.DEVNULL,
-                                  stderr=subprocess.DEVNULL)
-        try:
-            await wait_ready(base)
-            idle = rss_mb(server.pid)
-            started = time.monotonic()
-            await matches(base, args.warmup, args.concurrency, 0)
-            await asyncio.sleep(REMATCH_WINDOW + 2)
-            warm = rss_mb(server.pid)
-            plays = await matches(base, args.matches, args.concurrency, args.warmup)
-            peak = rss_mb(server.pid)
-            await tickets(base, args.tickets)
-            await asyncio.sleep(ARRIVAL + REMATCH_WINDOW + TICKET_LAPSE + 3)
-            after = rss_mb(server.pid)
-            held = (await health(base))["memory"]
-            elapsed = time.monotonic() - started
-        finally:
-            server.terminate()
-            with contextlib.suppress(subprocess.TimeoutExpired):
-                server.wait(20)
-            if server.poll() is None:
-                server.kill()
+    options = ["--seed-window", "0", "--bot-delay", "0", "--rematch-window",
+               str(REMATCH_WINDOW), "--no-limits"]
+    async with basra_serve(*options, db=args.db) as served:
+        base, pid = served.base, served.process.pid
+        idle = rss_mb(pid)
+        started = time.monotonic()
+        await matches(base, args.warmup, args.concurrency, 0)
+        await asyncio.sleep(REMATCH_WINDOW + 2)
+        warm = rss_mb(pid)
+        plays = await matches(base, args.matches, args.concurrency, args.warmup)
+        peak = rss_mb(pid)
+        await tickets(base, args.tickets)
+        await asyncio.sleep(ARRIVAL + REMATCH_WINDOW + TICKET_LAPSE + 3)
+        after = rss_mb(pid)
+        held = (await health(base))["memory"]
+        elapsed = time.monotonic() - started
     return {"benchmark": "memory", "db": "postgresql" if args.db else "sqlite",
             "matches": args.matches, "warmup": args.warmup,
             "plays": plays, "tickets": args.tickets, "concurrency": args.concurrency,
