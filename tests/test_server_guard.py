@@ -238,10 +238,11 @@ async def timed_match(guest: Guest, matches: int = 1) -> list[float]:
     return times
 
 
-SLOW_MS = 250
-"""A bound that tells a table slowed by its stalled or flooding neighbours (seconds, before
-this was built) from one that is not, with room for a loaded CI machine; the figure itself
-(under 100 ms) is measured by benchmarks/abuse.py (docs/BENCHMARKS.md)."""
+SLOW_MS = 1000
+"""A bound that tells a table slowed by its stalled or flooding neighbours (frozen, or
+seconds a play, before this was built) from one that is not, with room for a loaded 2-core
+machine where client and server share a process; the figure itself (a p99 under 100 ms,
+single milliseconds measured) is benchmarks/abuse.py's (docs/BENCHMARKS.md)."""
 
 
 def p99(times: list[float]) -> float:
@@ -255,13 +256,13 @@ def test_a_socket_that_never_reads_does_not_slow_the_table_and_is_closed(
             amira = await new_guest(base, http, "Amira")
             table_id = await bot_table(base, http, amira)
             await amira.connect(table_id)
-            stalled = [RawSocket(base, f"/ws/tables/{table_id}") for _ in range(5)]
+            stalled = [RawSocket(base, f"/ws/tables/{table_id}") for _ in range(9)]
             try:
                 started = time.monotonic()
                 times = await timed_match(amira)
-                # Thousands of broadcasts went out (each of the 5 stalled sockets and
+                # Thousands of broadcasts went out (each of the 9 stalled sockets and
                 # Amira got one per change), and the table never waited on the stalled.
-                broadcasts = len([m for m in amira.log if m["type"] == "state"]) * 6
+                broadcasts = len([m for m in amira.log if m["type"] == "state"]) * 10
                 assert broadcasts > 1000, broadcasts
                 assert p99(times) < SLOW_MS, (p99(times), max(times))
                 # Without reading a byte of theirs, the stalled are let go within 30 s:
