@@ -704,3 +704,81 @@ def test_a_long_poll_ends_when_the_bot_offer_falls_due(tmp_path: Path) -> None:
     with database("sqlite", tmp_path) as store, running_server(
             store.settings(quick_match_bot_offer_seconds=1.0)) as base:
         run(scenario(base))
+
+
+def test_a_flood_spaced_out_to_slip_between_refills_is_closed_too(tmp_path: Path) -> None:
+    """Twice the allowed rate, evenly spaced: every other message passes, yet the drops
+    add up and the socket is closed (a count of drops in a row would never close it)."""
+    async def scenario(base: str) -> None:
+        async with httpx.AsyncClient() as http:
+            amira = await new_guest(base, http, "Amira")
+            table_id = await bot_table(base, http, amira)
+            ws = base.replace("http://", "ws://") + f"/ws/tables/{table_id}"
+            started = time.monotonic()
+            with pytest.raises(ConnectionClosed) as closed:
+                async with connect(ws, max_queue=None) as spectator:
+                    for _ in range(400):  # 4 s at 100 a second, against a limit of 50
+                        await spectator.send(json.dumps({"type": "ping"}))
+                        await asyncio.sleep(0.01)
+                    pytest.fail("400 messages at twice the rate, and still open")
+            assert closed.value.rcvd is not None and closed.value.rcvd.code == 1008
+            assert time.monotonic() - started < 4
+
+    limits = Limits(messages_per_second=50, message_burst=5, flood_close=30)
+    with database("sqlite", tmp_path) as store, running_server(
+            store.settings(limits=limits)) as base:
+        run(scenario(base))
+
+
+def test_a_seat_holds_a_few_sockets_and_repeats_change_nothing(tmp_path: Path) -> None:
+    async def scenario(base: str) -> None:
+        async with httpx.AsyncClient() as http:
+            amira = await new_guest(base, http, "Amira")
+            table_id = await bot_table(base, http, amira)
+            tabs = [Guest(base, "Amira", token=amira.token) for _ in range(5)]
+            for tab in tabs[:4]:
+                await tab.connect(table_id)
+                await tab.until(lambda s: True)
+            await tabs[4].connect(table_id)
+            await tabs[4].until(lambda s: True)
+            closed = await next_message(tabs[0], "closed")  # the oldest tab gave way
+            assert closed["reason"] == "replaced"
+            for tab in tabs:
+                await tab.close()
+            # an invite code that is not text is no code, never a traceback
+            r = await http.post(f"{base}/api/tables/join", headers=amira.headers,
+                                content='{"invite_code": "\\ud800"}')
+            assert r.status_code in (404, 422), r.text
+            assert r.json()["error"]["code"] in ("table/not_found", "request/invalid")
+
+    with database("sqlite", tmp_path) as store, running_server(store.settings()) as base:
+        run(scenario(base))
+
+
+def test_asking_for_a_rematch_twice_sends_nothing_new(tmp_path: Path) -> None:
+    async def scenario(base: str) -> None:
+        async with httpx.AsyncClient() as http:
+            amira = await new_guest(base, http, "Amira")
+            omar = await new_guest(base, http, "Omar")
+            created = (await http.post(f"{base}/api/tables/private", headers=amira.headers,
+                                       json={})).json()
+            table_id = created["table"]["id"]
+            await http.post(f"{base}/api/tables/join", headers=omar.headers,
+                            json={"invite_code": created["invite_link"].split("/")[-1]})
+            await amira.connect(table_id)
+            await omar.connect(table_id)
+            try:
+                await play_out(amira, omar)
+                await amira.send({"type": "rematch"})
+                state = await amira.until(lambda s: s["table"]["players"][0]["rematch"])
+                version = state["version"]
+                for _ in range(5):
+                    await amira.send({"type": "rematch"})
+                pong, before = await amira.ping()
+                assert pong == version and not [m for m in before if m["type"] == "state"]
+            finally:
+                await amira.close()
+                await omar.close()
+
+    with database("sqlite", tmp_path) as store, running_server(store.settings()) as base:
+        run(scenario(base))

@@ -29,6 +29,7 @@ from basra.server.limits import (
     RateLimited,
     SocketCounts,
     TokenBucket,
+    address_key,
     client_address,
 )
 from basra.server.lobby import Lobby, LobbyError, TableOptions
@@ -104,7 +105,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     sockets = SocketCounts(limits.sockets_per_address)
 
     def limit(buckets: AddressBuckets, what: str, request: Request) -> None:
-        wait = buckets.take(client_address(request.scope))
+        wait = buckets.take(address_key(client_address(request.scope)))
         if wait is not None:
             raise RateLimited(what, wait)
 
@@ -137,6 +138,9 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     def lobby() -> Lobby:
         lb: Lobby = state["lobby"]
         return lb
+
+    async def player_of_id(player_id: str | None) -> PlayerRow | None:
+        return await store().player(player_id) if player_id else None
 
     async def player_of(token: str | None) -> PlayerRow | None:
         if not token:
@@ -322,7 +326,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     @app.websocket("/ws/tables/{table_id}")
     async def table_socket(websocket: WebSocket, table_id: str,
                            token: str | None = None) -> None:
-        address = client_address(websocket.scope)
+        address = address_key(client_address(websocket.scope))
         if not sockets.acquire(address):
             await websocket.send_denial_response(JSONResponse(
                 {"error": {"code": "rate/limited",
@@ -368,8 +372,21 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         await table.inbox.put(Attach(outbox, player_id))  # before any message of its own
         writer = asyncio.create_task(outbox.run())
         reader = asyncio.create_task(_read(websocket, table, outbox))
+        actor = table.task
+        watched = {reader, writer} | ({actor} if actor is not None else set())
         try:
-            await asyncio.wait([reader, writer], return_when=asyncio.FIRST_COMPLETED)
+            await asyncio.wait(watched, return_when=asyncio.FIRST_COMPLETED)
+            if (actor is not None and actor.done() and outbox.queued == 0
+                    and not outbox.closed):
+                # The table left memory before it took this connection: answer from the store.
+                for task in (reader, writer):
+                    task.cancel()
+                await asyncio.gather(reader, writer, return_exceptions=True)
+                outbox.closed = True
+                await _from_store(websocket, table.row.id, await player_of_id(player_id))
+                return
+            if not reader.done() and not writer.done():
+                await asyncio.wait([reader, writer], return_when=asyncio.FIRST_COMPLETED)
         finally:
             for task in (reader, writer):
                 task.cancel()
@@ -386,7 +403,9 @@ def create_app(settings: Settings | None = None) -> FastAPI:
 
     async def _read(websocket: WebSocket, table: Table, outbox: Outbox) -> None:
         bucket = TokenBucket(limits.messages_per_second, limits.message_burst)
-        over = 0
+        # Dropped messages drain this one: flood_close drops within 10 s close the socket,
+        # however they are spaced.
+        patience = TokenBucket(limits.flood_close / 10, limits.flood_close)
         warned = 0.0
         with contextlib.suppress(WebSocketDisconnect, RuntimeError):
             while not outbox.closed:
@@ -394,8 +413,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
                 if frame["type"] == "websocket.disconnect":
                     return
                 if not bucket.take():
-                    over += 1
-                    if over >= limits.flood_close:
+                    if not patience.take():
                         outbox.close("message flood", code=1008)
                         return
                     now = time.monotonic()
@@ -405,7 +423,6 @@ def create_app(settings: Settings | None = None) -> FastAPI:
                                          f"at most {limits.messages_per_second:g} messages "
                                          "a second: this one was dropped"))
                     continue
-                over = 0
                 # A text frame, or a binary one (taken as UTF-8 JSON): never a KeyError.
                 text: str | None = frame.get("text")
                 raw: str | bytes = text if text is not None else frame.get("bytes") or b""

@@ -14,7 +14,10 @@ class Limits:
     message_burst: int = 40
     """A connection's token bucket: this many messages at once, refilled at the rate."""
     flood_close: int = 100
-    """A connection that sends this many messages over its limit in a row is closed (1008)."""
+    """A connection that sends this many messages over its limit within 10 s is closed
+    (1008)."""
+    connections_per_seat: int = 4
+    """Sockets one seat may hold (tabs); a new one beyond closes the oldest."""
     guests_per_minute: float = 6.0
     guest_burst: int = 30
     """Guests one address may create: a burst, then this many a minute."""

@@ -9,6 +9,7 @@ address the proxy saw (``X-Forwarded-For``), and from anyone else the header is 
 
 from __future__ import annotations
 
+import ipaddress
 import json
 import math
 import time
@@ -72,10 +73,14 @@ class AddressBuckets:
         self.burst = burst
         self.most = most
         self.buckets: OrderedDict[str, TokenBucket] = OrderedDict()
+        self.takes = 0
 
     def take(self, address: str, now: float | None = None) -> float | None:
         """Take one for ``address``: ``None`` if allowed, else the seconds to wait."""
         now = time.monotonic() if now is None else now
+        self.takes += 1
+        if self.takes % 1024 == 0:
+            self.prune(now)
         bucket = self.buckets.get(address)
         if bucket is None:
             bucket = self.buckets[address] = TokenBucket(self.rate, self.burst, now)
@@ -123,6 +128,24 @@ class RateLimited(Exception):
         super().__init__(f"too many {what} from your address: try again in "
                          f"{max(1, math.ceil(retry_after))} s")
         self.retry_after = max(1, math.ceil(retry_after))
+
+
+def address_key(address: str) -> str:
+    """What a per-address limit counts by: an IPv4 address, or an IPv6 address's /64 (one
+    subscriber's whole network, which it can hop across at will).
+
+    >>> address_key("2001:db8:1:2:aaaa::1"), address_key("192.0.2.7")
+    ('2001:db8:1:2::/64', '192.0.2.7')
+    """
+    try:
+        ip = ipaddress.ip_address(address)
+    except ValueError:
+        return address
+    if isinstance(ip, ipaddress.IPv6Address):
+        if ip.ipv4_mapped is not None:
+            return str(ip.ipv4_mapped)
+        return str(ipaddress.ip_network(f"{ip}/64", strict=False))
+    return str(ip)
 
 
 def client_address(scope: Scope) -> str:

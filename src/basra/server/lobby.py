@@ -198,7 +198,9 @@ class Lobby:
         return self.tables.get(table_id)
 
     async def join(self, player: PlayerRow, invite_code: str) -> tuple[Table, int]:
-        row = await self.store.table_by_code(invite_code.strip().upper())
+        code = invite_code.strip().upper()
+        valid = code.isascii() and code.isalnum()  # nothing else is ever a code
+        row = await self.store.table_by_code(code) if valid else None
         table = self.tables.get(row.id) if row else None
         if table is None:
             raise LobbyError("table/not_found", "no open table has that invite code", 404)

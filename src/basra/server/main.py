@@ -69,11 +69,14 @@ def settings_from(args: argparse.Namespace) -> Settings:
 def main(argv: Sequence[str] | None = None) -> int:
     parser = build_parser()
     args = parser.parse_args(argv)
+    proxies = []
     for proxy in args.trusted_proxy:
-        try:
-            ipaddress.ip_network(proxy, strict=False)
+        try:  # 10.1.2.3/24 means 10.1.2.0/24 (uvicorn would take it for a name)
+            network = ipaddress.ip_network(proxy, strict=False)
         except ValueError:
             parser.error(f"--trusted-proxy: {proxy!r} is not an address or network")
+        proxies.append(str(network) if "/" in proxy else proxy)
+    args.trusted_proxy = proxies
     setup_logging(args.log_level)
     settings = settings_from(args)
     try:

@@ -2,9 +2,10 @@
 
 A table never awaits a socket. It puts each message in the connection's :class:`Outbox`
 (which never blocks) and goes on; the writer task sends them in order. A connection whose
-queue overflows, or whose writer has waited on one send for longer than ``stall_seconds``
-(the peer stopped reading), is closed: the outbox says so at once (``closed``), so the table
-counts the seat as dropped without waiting for the socket to die.
+queue overflows, or where one send or one queued message has waited longer than
+``stall_seconds`` (the peer stopped reading, or reads too slowly to keep up), is closed: the
+outbox says so at once (``closed``), so the table counts the seat as dropped without waiting
+for the socket to die.
 """
 
 from __future__ import annotations
@@ -48,7 +49,8 @@ class Outbox:
         self.limit = limit
         self.stall_seconds = stall_seconds
         self.on_closed = on_closed
-        self.queue: collections.deque[str] = collections.deque()
+        self.queue: collections.deque[tuple[float, str]] = collections.deque()
+        """What waits to be sent, each with the time it was put."""
         self.ready = asyncio.Event()
         self.closed = False
         self.close_reason: str | None = None
@@ -57,6 +59,7 @@ class Outbox:
         self.queued = 0
         """How many messages were ever put (``sent`` catches up as the writer drains)."""
         self.sending_since: float | None = None
+        self.opened = time.monotonic()
         self.closing: asyncio.Task[None] | None = None
         """Closing the socket in the background, once :meth:`close` was called."""
         self.close_after: tuple[int, str] | None = None
@@ -72,7 +75,12 @@ class Outbox:
         if len(self.queue) >= self.limit:
             self.close("send queue overflow")
             return False
-        self.queue.append(message if isinstance(message, str) else encode(message))
+        now = time.monotonic()
+        if self.queue and now - self.queue[0][0] > self.stall_seconds:
+            # draining, but too slowly: its oldest message has waited past the limit
+            self.close(f"a message waited over {self.stall_seconds:g} s")
+            return False
+        self.queue.append((now, message if isinstance(message, str) else encode(message)))
         self.queued += 1
         self.ready.set()
         return True
@@ -119,8 +127,11 @@ class Outbox:
             if not self.queue:
                 self.ready.clear()
                 continue
-            text = self.queue.popleft()
+            put_at, text = self.queue.popleft()
             self.sending_since = time.monotonic()
+            if self.sending_since - put_at > self.stall_seconds:
+                self.close(f"a message waited over {self.stall_seconds:g} s")
+                return
             try:
                 await asyncio.wait_for(self.socket.send_text(text), self.stall_seconds)
             except TimeoutError:

@@ -269,13 +269,20 @@ class Table:
                 await self.thinking
 
     async def _run(self) -> None:
-        await self._resume()
+        try:
+            await self._resume()
+        except Exception:  # the timers take it from here
+            log.exception("table %s: resuming failed", self.row.id)
         while True:
             timeout = self._next_timer()
             try:
                 command = await asyncio.wait_for(self.inbox.get(), timeout)
             except TimeoutError:
-                await self._on_timers()
+                try:
+                    await self._on_timers()
+                except Exception:  # e.g. the store is down: try again in a moment
+                    log.exception("table %s: a timer failed", self.row.id)
+                    await asyncio.sleep(1.0)
                 continue
             if isinstance(command, Stop):
                 return
@@ -402,6 +409,12 @@ class Table:
             self.spectators.add(command.conn)
         else:
             seat.connections.add(command.conn)
+            if len(seat.connections) > self.settings.limits.connections_per_seat:
+                oldest = min(seat.connections, key=lambda c: c.opened)
+                oldest.put({"type": "closed", "reason": "replaced",
+                            "message": "this seat was opened in another tab"})
+                oldest.close("replaced by a newer connection", code=1000, flush=True)
+                self._lose(oldest)
             seat.dropped_at = None
             seat.takeover = False
             seat.arrived = True
@@ -452,10 +465,16 @@ class Table:
             if seat is None:
                 raise ProtocolError("seed/not_seated", "spectators have no client seed")
             self._check_part(seat, message)
+            if seat.part == message.client_seed:
+                return
+            first = seat.part is None
             seat.part = message.client_seed
             seat.ready = True
             self.version += 1
-            await self._broadcast()
+            if first:  # everyone sees that this seat has sent its part
+                await self._broadcast()
+            else:  # a changed part is news to its own seat only
+                self._send_seat(seat)
             await self._maybe_start()
         elif message.type == "ping":
             self._send(conn, {"type": "pong", "version": self.version})
@@ -736,7 +755,8 @@ class Table:
         absent, whose seats are played by bots after the grace period; a table nobody
         came to is given up. Nobody waits on an absent player's clock."""
         self.arrival_deadline = None
-        present = [s.player_id for s in self.seats if s.human and s.arrived and s.player_id]
+        present = [s.player_id for s in self.seats
+                   if s.human and s.player_id and any(not c.closed for c in s.connections)]
         if present and self.row.kind != "quick":
             await self._prepare_round()
             return
@@ -775,6 +795,8 @@ class Table:
             raise ProtocolError("rematch/not_over", "the match is not over yet")
         if self.on_rematch is None:
             raise ProtocolError("rematch/closed", "the rematch window has closed")
+        if seat.rematch:
+            return  # asked already: nothing changes, nobody is sent anything
         seat.rematch = True
         everyone = all(s.rematch for s in self.seats if s.human)
         if self.rematch_table is None and everyone and self.on_rematch is not None:
@@ -859,6 +881,11 @@ class Table:
     def state_for(self, seat: int | None) -> dict[str, Any]:
         return {"type": "state", "version": self.version, "you": seat,
                 "table": self.table_json(seat), "view": view(self.match, seat).to_json()}
+
+    def _send_seat(self, seat: Seat) -> None:
+        text = encode(self.state_for(seat.number))
+        for conn in list(seat.connections):
+            self._send(conn, text)
 
     def _connections(self) -> list[Connection]:
         return [c for s in self.seats for c in s.connections] + list(self.spectators)
