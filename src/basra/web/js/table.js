@@ -327,6 +327,7 @@ class TablePage {
   /** The table left the server's memory: keep showing its last state, never reconnect. */
   tableClosed(m) {
     this.closed = { reason: m.reason || "finished" };
+    if (this.closed.reason === "replaced") toast(t("table.replaced"), "info", 8000);
     if (this.socket) this.socket.end();
     this.connection = "ended";
     this.renderBanner();
