@@ -45,6 +45,21 @@ async def bot_table(base: str, http: httpx.AsyncClient, guest: Guest,
     return table_id
 
 
+async def private_table(base: str, http: httpx.AsyncClient, owner: Guest,
+                        **options: Any) -> tuple[str, str]:
+    """A private table ``owner`` creates: its id and invite code."""
+    r = await http.post(f"{base}/api/tables/private", headers=owner.headers, json=options)
+    assert r.status_code == 201, r.text
+    link: str = r.json()["invite_link"]
+    return r.json()["table"]["id"], link.rsplit("/", maxsplit=1)[-1]
+
+
+async def join(base: str, http: httpx.AsyncClient, guest: Guest, code: str) -> None:
+    r = await http.post(f"{base}/api/tables/join", headers=guest.headers,
+                        json={"invite_code": code})
+    assert r.status_code == 200, r.text
+
+
 def pending_round(state: dict[str, Any]) -> int | None:
     """The round waiting for client seeds, if any."""
     current = state["table"]["fairness"]["current"]
@@ -551,11 +566,9 @@ def test_a_player_who_joins_but_never_connects_is_played_by_the_bot(tmp_path: Pa
         async with httpx.AsyncClient() as http:
             amira = await new_guest(base, http, "Amira")
             ghost = await new_guest(base, http, "Ghost")
-            created = (await http.post(f"{base}/api/tables/private", headers=amira.headers,
-                                       json={"bot_level": "random"})).json()
-            await amira.connect(created["table"]["id"])
-            await http.post(f"{base}/api/tables/join", headers=ghost.headers,
-                            json={"invite_code": created["invite_link"].split("/")[-1]})
+            table_id, code = await private_table(base, http, amira, bot_level="random")
+            await amira.connect(table_id)
+            await join(base, http, ghost, code)
             try:
                 started = time.monotonic()
                 sent = -1
@@ -760,11 +773,8 @@ def test_asking_for_a_rematch_twice_sends_nothing_new(tmp_path: Path) -> None:
         async with httpx.AsyncClient() as http:
             amira = await new_guest(base, http, "Amira")
             omar = await new_guest(base, http, "Omar")
-            created = (await http.post(f"{base}/api/tables/private", headers=amira.headers,
-                                       json={})).json()
-            table_id = created["table"]["id"]
-            await http.post(f"{base}/api/tables/join", headers=omar.headers,
-                            json={"invite_code": created["invite_link"].split("/")[-1]})
+            table_id, code = await private_table(base, http, amira)
+            await join(base, http, omar, code)
             await amira.connect(table_id)
             await omar.connect(table_id)
             try:

@@ -130,19 +130,17 @@ export class TableSocket {
   /** Stop for good without reconnecting (the server said the table is closed). */
   end() {
     const already = this.stopped && !this.ws;
-    this.stopped = true;
-    clearTimeout(this.timer);
-    this.stopPinging();
-    window.removeEventListener("online", this.onOnline);
-    if (this.ws) {
-      const ws = this.ws;
-      this.ws = null;
-      try { ws.close(1000); } catch { /* ignore */ }
-    }
+    this.shutdown(1000);
     if (!already) this.handlers.onStatus("ended", {});
   }
 
   close() {
+    this.shutdown();
+    this.handlers.onStatus("closed", {});
+  }
+
+  /** No more reconnecting or pinging; the socket, if any, is closed (with `code`). */
+  shutdown(code) {
     this.stopped = true;
     clearTimeout(this.timer);
     this.stopPinging();
@@ -150,8 +148,7 @@ export class TableSocket {
     if (this.ws) {
       const ws = this.ws;
       this.ws = null;
-      try { ws.close(); } catch { /* ignore */ }
+      try { ws.close(code); } catch { /* already closed */ }
     }
-    this.handlers.onStatus("closed", {});
   }
 }
