@@ -181,7 +181,7 @@ class Round(NamedTuple):
 
     @property
     def finished(self) -> bool:
-        return self.played == 52 - self.setup.rules.floor_size
+        return self.played == self.setup.rules.plays_per_round
 
     @property
     def stock_left(self) -> int:
@@ -314,7 +314,7 @@ def legal_plays(rnd: Round) -> list[Play]:
     """Every distinct legal play of the seat whose turn it is (none once the round is over)."""
     setup, _, hands, floor, _, _, _, turn, _, played, _, _ = rnd
     out: list[Play] = []
-    if played < 52 - setup.rules.floor_size:
+    if played < setup.rules.plays_per_round:
         collect_plays(out, setup.rules, hands >> setup.seat_shift[turn] & _FULL, floor)
     return out
 
@@ -401,7 +401,7 @@ def advance(setup: RoundSetup, card: Card, take: CardSet, dealt: int, hands: int
     """
     hands ^= 1 << (card + setup.seat_shift[seat])
     played += 1
-    last = played == 52 - setup.rules.floor_size
+    last = played == setup.rules.plays_per_round
     points = 0
     if take:
         shift = setup.side_shift[seat]
@@ -458,7 +458,7 @@ def random_playout(rnd: Round, random: Callable[[], float]) -> Round:
     """
     setup, dealt, hands, floor, piles, basras, bonus, seat, last_taker, played, log, left = rnd
     rules = setup.rules
-    end = 52 - rules.floor_size
+    end = rules.plays_per_round
     shift = setup.seat_shift
     options: list[Play] = []
     while played < end:

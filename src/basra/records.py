@@ -325,7 +325,7 @@ def _parse_round(number: int, raw: object, rules: Rules, seats: int) -> RoundRec
         if deck is None and fairness is None:
             raise _Shape(_NO_DECK)
         raw_plays = _required(raw, "plays", list, "a list")
-        most = 52 - rules.floor_size
+        most = rules.plays_per_round
         if len(raw_plays) > most:
             raise _Shape(f"{len(raw_plays)} plays, but a round has only {most}")
     except (_Shape, BasraError) as exc:
@@ -506,7 +506,7 @@ def _check_complete(number: int, match: Match, last: bool) -> None:
     rnd = match.round
     if last or rnd is None or rnd.finished:
         return
-    most = 52 - match.rules.floor_size
+    most = match.rules.plays_per_round
     raise RecordError(f"round {number}: only {rnd.played} of {most} plays, but only the last "
                       "round may be incomplete")
 

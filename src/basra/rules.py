@@ -131,6 +131,11 @@ class Rules:
         object.__setattr__(self, "capture_table", tuple(table))
 
     @property
+    def plays_per_round(self) -> int:
+        """Every card but the opening floor is played once in a round."""
+        return 52 - self.floor_size
+
+    @property
     def player_counts(self) -> tuple[int, ...]:
         return tuple(sorted({n for n, _ in self.seatings}))
 

@@ -20,7 +20,8 @@ from dataclasses import dataclass
 from typing import Any
 
 from basra.cards import FULL_DECK, NAMES, Card, CardSet, cards_of, parse_card
-from basra.engine import Match, Play, legal_plays
+from basra.engine import Match, Play, SideScore, legal_plays
+from basra.rules import Rules
 
 
 @dataclass(frozen=True, slots=True)
@@ -43,6 +44,46 @@ class PublicPlay:
 
 
 @dataclass(frozen=True, slots=True)
+class SideSummary:
+    """How one side's round points were made: the engine's
+    :class:`~basra.engine.SideScore`, with its scoring cards counted per line of the
+    variant's card-points table (counts, not names: the summary stays in later rounds' views,
+    whose cards it must not name)."""
+
+    cards: int
+    majority: int
+    carry: int
+    card_points: int
+    card_counts: tuple[int, ...]
+    basras: int
+    basra_points: int
+
+    @classmethod
+    def of(cls, score: SideScore, rules: Rules) -> SideSummary:
+        counts = tuple((score.scoring_cards & line.cards).bit_count()
+                       for line in rules.scoring_cards)
+        return cls(score.cards, score.majority, score.carry, score.card_points, counts,
+                   score.basras, score.basra_points)
+
+    @property
+    def points(self) -> int:
+        return self.majority + self.carry + self.card_points + self.basra_points
+
+    def to_json(self) -> dict[str, object]:
+        return {"cards": self.cards, "majority": self.majority, "carry": self.carry,
+                "card_points": self.card_points, "card_counts": list(self.card_counts),
+                "basras": self.basras, "basra_points": self.basra_points,
+                "points": self.points}
+
+    @classmethod
+    def from_json(cls, data: Any) -> SideSummary:
+        return cls(_int(data["cards"], "cards"), _int(data["majority"], "majority"),
+                   _int(data["carry"], "carry"), _int(data["card_points"], "card_points"),
+                   _ints(data["card_counts"], "card_counts"), _int(data["basras"], "basras"),
+                   _int(data["basra_points"], "basra_points"))
+
+
+@dataclass(frozen=True, slots=True)
 class RoundSummary:
     """A finished round's public scores, per side."""
 
@@ -52,6 +93,10 @@ class RoundSummary:
     carry: int
     totals: tuple[int, ...]
     set_winner: int | None
+    scores: tuple[SideSummary, ...] = ()
+    """The engine's breakdown per side: how each side's points were made."""
+    carry_in: int = 0
+    """The carry outstanding when the round began."""
 
     def to_json(self) -> dict[str, object]:
         out: dict[str, object] = {
@@ -60,6 +105,8 @@ class RoundSummary:
             "points": list(self.points),
             "carry": self.carry,
             "totals": list(self.totals),
+            "carry_in": self.carry_in,
+            "scores": [s.to_json() for s in self.scores],
         }
         if self.set_winner is not None:
             out["set_winner"] = self.set_winner
@@ -208,7 +255,9 @@ def view_from_json(data: dict[str, Any]) -> SeatView:
             RoundSummary(_ints(r["cards"], "cards"), _ints(r["basras"], "basras"),
                          _ints(r["points"], "points"), _int(r["carry"], "carry"),
                          _ints(r["totals"], "totals"),
-                         _opt_int(r.get("set_winner"), "set_winner"))
+                         _opt_int(r.get("set_winner"), "set_winner"),
+                         tuple(SideSummary.from_json(x) for x in r.get("scores", ())),
+                         _int(r.get("carry_in", 0), "carry_in"))
             for r in data.get("results", [])
         )
         legal = tuple(Play(parse_card(str(p["card"])), _mask(p["take"], "take"))
@@ -251,8 +300,10 @@ def view(match: Match, seat: int | None) -> SeatView:
         raise ValueError(f"seat must be from 0 to {match.seats - 1}, got {seat}")
     sides = match.sides
     results = tuple(
-        RoundSummary(r.cards, r.basras, r.points, r.carry, r.totals, r.set_winner)
-        for r in match.results
+        RoundSummary(r.cards, r.basras, r.points, r.carry, r.totals, r.set_winner,
+                     tuple(SideSummary.of(x, match.rules) for x in r.scores),
+                     match.results[i - 1].carry if i else 0)
+        for i, r in enumerate(match.results)
     )
     rnd = match.round
     if rnd is None:

@@ -21,7 +21,7 @@ def greedy_playout(rnd: Round, random: Callable[[], float], epsilon: float,
     """Play ``rnd`` to its end with the greedy policy; returns the finished round."""
     setup, dealt, hands, floor, piles, basras, bonus, seat, last_taker, played, log, left = rnd
     rules = setup.rules
-    end = 52 - rules.floor_size
+    end = rules.plays_per_round
     shift = setup.seat_shift
     points_of = rules.card_points
     power = rules.power_cards

@@ -21,7 +21,16 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 from uvicorn.middleware.proxy_headers import ProxyHeadersMiddleware
 
 from basra import __version__
-from basra.server.auth import NicknameError, clean_nickname, new_id, new_token, token_hash
+from basra.rulebook import variants_json
+from basra.server.auth import (
+    NICKNAME_MAX,
+    NICKNAME_MIN,
+    NicknameError,
+    clean_nickname,
+    new_id,
+    new_token,
+    token_hash,
+)
 from basra.server.config import Settings
 from basra.server.limits import (
     AddressBuckets,
@@ -194,6 +203,16 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     async def ready() -> JSONResponse:
         ok = "store" in state and await store().ping()
         return JSONResponse({"ready": ok}, 200 if ok else 503)
+
+    # -------------------------------------------------------------- rules
+
+    @app.get("/api/variants")
+    async def variants() -> dict[str, Any]:
+        book = variants_json()
+        limits = book["limits"]
+        assert isinstance(limits, dict)
+        limits.update(nickname_min=NICKNAME_MIN, nickname_max=NICKNAME_MAX)
+        return book
 
     # -------------------------------------------------------------- guests
 
