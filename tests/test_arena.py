@@ -253,7 +253,7 @@ def test_an_external_player(run: Run) -> None:
 
 
 def test_our_own_engine_as_an_external_player_matches_the_bot(run: Run) -> None:
-    engine = "cmd:" + shlex.join([sys.executable, "-m", "basra.engine_protocol", "--level",
+    engine = "cmd:" + shlex.join([sys.executable, "-m", "basra.bot_protocol", "--level",
                                   "easy"])
     inside = run_json(run, "--a", "easy", "--b", "random", "--rounds", "2", "--seed", "6")
     outside = run_json(run, "--a", engine, "--b", "random", "--rounds", "2", "--seed", "6")

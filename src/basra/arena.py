@@ -1,7 +1,7 @@
 """``basra arena``: two players, many duplicate deals, figures with 95% intervals.
 
 A *player* is a bot level, a hard bot with its budget, or an external program speaking
-basra-engine/1 (:mod:`basra.engine_protocol`):
+basra-engine/1 (:mod:`basra.bot_protocol`):
 
 - ``random``, ``easy``, ``medium``, ``hard``: our bots;
 - ``hard/N``: the hard bot with N search iterations a play; ``hard@S``: capped at S
@@ -59,7 +59,7 @@ from basra.bots.base import Bot
 from basra.bots.hard import DEFAULT_ITERATIONS
 from basra.cliargs import OneLineParser, seconds, whole_number
 from basra.engine import Match, new_match, play, start_round
-from basra.engine_protocol import PLAY_TIMEOUT, ExternalBot
+from basra.bot_protocol import PLAY_TIMEOUT, ExternalBot
 from basra.errors import BasraError
 from basra.rules import Rules, find_variant
 from basra.shuffle import shuffled_deck

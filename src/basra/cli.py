@@ -1,6 +1,6 @@
 """The ``basra`` command: ``replay``, ``shuffle``, ``verify`` (RECORDS.md), ``bench``, and
-``play``, ``engine``, ``arena`` (which hand their arguments to :mod:`basra.terminal`,
-:mod:`basra.engine_protocol` and :mod:`basra.arena`).
+``play``, ``engine``, ``arena`` (which hand their arguments to :mod:`basra.play_command`,
+:mod:`basra.bot_protocol` and :mod:`basra.arena`).
 
 A thin layer: parse the arguments, call the module that does the work, print the result.
 Every failure is one line on standard error, never a traceback: exit status 1 for a
@@ -145,8 +145,8 @@ def _cmd_bench(args: argparse.Namespace) -> int:
 
 FORWARDED = {
     "serve": ("basra.server.main", "start the game server (SQLite by default)"),
-    "play": ("basra.terminal", "play a match against bots in the terminal"),
-    "engine": ("basra.engine_protocol", "speak the basra-engine/1 protocol on stdin/stdout"),
+    "play": ("basra.play_command", "play a match against bots in the terminal"),
+    "engine": ("basra.bot_protocol", "speak the basra-engine/1 protocol on stdin/stdout"),
     "arena": ("basra.arena", "measure two players against each other on duplicate deals"),
 }
 """Subcommands whose arguments go, untouched, to the ``main`` of their own module."""

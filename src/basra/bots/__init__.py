@@ -11,7 +11,7 @@ from basra.bots.base import Bot
 from basra.bots.easy import EasyBot
 from basra.bots.hard import DEFAULT_ITERATIONS, DEFAULT_TIME_CAP, HardBot
 from basra.bots.medium import MediumBot
-from basra.bots.uniform import RandomBot
+from basra.bots.random_bot import RandomBot
 
 LEVELS: dict[str, type[Bot]] = {
     "random": RandomBot,

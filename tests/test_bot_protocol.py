@@ -16,7 +16,7 @@ import pytest
 from basra.bots import make_bot
 from basra.bots.base import Bot
 from basra.engine import Match, Play, new_match, play, start_round
-from basra.engine_protocol import (
+from basra.bot_protocol import (
     ERROR_CODES,
     MAX_LINE,
     PROTOCOL,
@@ -31,7 +31,7 @@ from basra.views import SeatView, view
 
 ROOT = Path(__file__).resolve().parent.parent
 RANDOM_BOT = [sys.executable, str(ROOT / "examples" / "random_bot.py")]
-OUR_ENGINE = [sys.executable, "-m", "basra.engine_protocol"]
+OUR_ENGINE = [sys.executable, "-m", "basra.bot_protocol"]
 HELLO = {"type": "hello", "protocol": PROTOCOL}
 SEED = "00" * 31 + "01"
 

@@ -213,7 +213,7 @@ def _jsonable(value: object) -> bool:
     return True
 
 
-class Engine:
+class BotServer:
     """The state behind ``basra engine``: options, the bot they make, the handshake."""
 
     def __init__(self, level: str = DEFAULT_LEVEL, seed: int | str | None = None,
@@ -361,7 +361,7 @@ def serve(stdin: IO[str], stdout: IO[str], *, level: str = DEFAULT_LEVEL,
     """Answer protocol lines from ``stdin`` on ``stdout`` until ``quit`` or the end of the
     input; returns the exit status (0). Every reply is one line, flushed at once; nothing
     else is written to ``stdout``. The keyword arguments are the options' first values."""
-    engine = Engine(level, seed, iterations, time_cap)
+    engine = BotServer(level, seed, iterations, time_cap)
     while True:
         read = _read_line(stdin)
         if read is None:
@@ -721,7 +721,7 @@ def main(argv: Sequence[str] | None = None) -> int:
 __all__ = [
     "ERROR_CODES",
     "PROTOCOL",
-    "Engine",
+    "BotServer",
     "ExternalBot",
     "ExternalBotError",
     "build_parser",
