@@ -54,12 +54,12 @@ from rich.console import Console
 from rich.markup import escape
 from rich.table import Table
 
+from basra.bot_protocol import PLAY_TIMEOUT, ExternalBot
 from basra.bots import LEVELS, make_bot
 from basra.bots.base import Bot
 from basra.bots.hard import DEFAULT_ITERATIONS
 from basra.cliargs import OneLineParser, seconds, whole_number
 from basra.engine import Match, new_match, play, start_round
-from basra.bot_protocol import PLAY_TIMEOUT, ExternalBot
 from basra.errors import BasraError
 from basra.rules import Rules, find_variant
 from basra.shuffle import shuffled_deck

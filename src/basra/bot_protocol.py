@@ -39,7 +39,7 @@ from basra import __version__
 from basra.bots import LEVELS, make_bot
 from basra.bots.base import Bot
 from basra.bots.hard import DEFAULT_ITERATIONS, DEFAULT_TIME_CAP
-from basra.cards import NAMES, names_of, parse_card
+from basra.cards import NAMES, names_of, parse_card, parse_card_set
 from basra.cliargs import OneLineParser, seconds, whole_number
 from basra.engine import Play
 from basra.errors import BasraError
@@ -501,9 +501,7 @@ class ExternalBot(Bot):
                                                            for t in take_names):
                 raise ValueError("take must be a list of cards")
             card = parse_card(card_name)
-            take = 0
-            for text in take_names:
-                take |= 1 << parse_card(text)
+            take = parse_card_set(take_names)
         except (BasraError, ValueError) as exc:
             self._fail(f"sent a malformed play: {' '.join(str(exc).split())}",
                        "external/garbage")

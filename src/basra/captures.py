@@ -97,8 +97,3 @@ def takes(rules: Rules, card: Card, floor: CardSet) -> tuple[CardSet, ...]:
             if found:
                 return tuple(matches | s for s in found)
     return (matches,)
-
-
-def can_take(rules: Rules, card: Card, floor: CardSet) -> bool:
-    """Whether ``card`` has any capture on ``floor``."""
-    return takes(rules, card, floor)[0] != 0

@@ -15,7 +15,7 @@ C, D, H, S and inside a suit A, 2, ..., 10, J, Q, K; so 0 is ``AC``, 12 is ``KC`
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable
 
 from basra.errors import CardNotationError
 
@@ -101,6 +101,28 @@ def parse_cards(texts: Iterable[str]) -> list[Card]:
     return [parse_card(t) for t in texts]
 
 
+def parse_card_set(texts: Iterable[object], what: str = "take") -> CardSet:
+    """Parse a set of cards, each at most once: the one card-set parser (takes in plays,
+    records, views and the protocols). The error names the first bad or repeated card;
+    ``what`` names the list in it.
+
+    >>> format_cards(parse_card_set(["5h", "10D"]))
+    '10D 5H'
+    >>> try:
+    ...     parse_card_set(["5H", "5h"])
+    ... except CardNotationError as err:
+    ...     print(err.code, err)
+    card/duplicate take lists 5H twice
+    """
+    mask = 0
+    for text in texts:
+        card = parse_card(text)
+        if mask >> card & 1:
+            raise CardNotationError(f"{what} lists {NAMES[card]} twice", "card/duplicate")
+        mask |= 1 << card
+    return mask
+
+
 def mask_of(cards: Iterable[Card]) -> CardSet:
     """The card set holding ``cards``."""
     mask = 0
@@ -117,14 +139,6 @@ def cards_of(mask: CardSet) -> list[Card]:
         out.append(low.bit_length() - 1)
         mask ^= low
     return out
-
-
-def iter_cards(mask: CardSet) -> Iterator[Card]:
-    """Iterate the cards of a set in canonical order."""
-    while mask:
-        low = mask & -mask
-        yield low.bit_length() - 1
-        mask ^= low
 
 
 def names_of(mask: CardSet) -> list[str]:

@@ -28,7 +28,7 @@ from basra.cards import (
     CardSet,
     format_cards,
     parse_card,
-    parse_cards,
+    parse_card_set,
 )
 from basra.errors import DeckError, IllegalPlayError
 from basra.rules import Rules
@@ -55,9 +55,7 @@ class Play(NamedTuple):
     @classmethod
     def parse(cls, text: str) -> Play:
         card_text, _, take_text = text.strip().partition(":")
-        take = 0
-        for c in parse_cards(t for t in take_text.replace("+", " ").split() if t):
-            take |= 1 << c
+        take = parse_card_set(t for t in take_text.replace("+", " ").split() if t)
         return cls(parse_card(card_text), take)
 
     def to_json(self) -> dict[str, object]:

@@ -27,7 +27,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import NotRequired, TypedDict, TypeVar
 
-from basra.cards import NAMES, Card, CardSet, names_of, parse_card
+from basra.cards import NAMES, Card, CardSet, names_of, parse_card, parse_card_set
 from basra.engine import Match, Play, RoundResult, check_deck, new_match, start_round
 from basra.engine import play as engine_play
 from basra.errors import BasraError, RecordError
@@ -368,12 +368,7 @@ def _parse_play(where: str, raw: object, seats: int) -> PlayEntry:
         if seat is not None and not 0 <= seat < seats:
             raise _Shape(f"seat must be a seat from 0 to {seats - 1}, got {seat}")
         card = parse_card(_required(raw, "card", str, "a card such as '10D'"))
-        take = 0
-        for text in _required(raw, "take", list, "a list of cards"):
-            taken = parse_card(text)
-            if take >> taken & 1:
-                raise _Shape(f"take lists {NAMES[taken]} twice")
-            take |= 1 << taken
+        take = parse_card_set(_required(raw, "take", list, "a list of cards"))
     except (_Shape, BasraError) as exc:
         raise RecordError(f"{where}: {exc}") from None
     return PlayEntry(card, take, seat)

@@ -304,11 +304,6 @@ def find_variant(name: str = DEFAULT_VARIANT) -> Rules:
     return rules
 
 
-def card_points_table(rules: Rules) -> list[tuple[str, int]]:
-    """The variant's card-points table as (label, points each) lines."""
-    return [(line.label, line.points) for line in rules.scoring_cards]
-
-
 __all__ = [
     "ARABIC101",
     "DEFAULT_VARIANT",
@@ -321,6 +316,5 @@ __all__ = [
     "PowerBasra",
     "Rules",
     "ScoringCard",
-    "card_points_table",
     "find_variant",
 ]

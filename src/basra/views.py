@@ -19,7 +19,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from basra.cards import FULL_DECK, NAMES, Card, CardSet, cards_of, parse_card
+from basra.cards import FULL_DECK, NAMES, Card, CardSet, cards_of, parse_card, parse_card_set
 from basra.engine import Match, Play, SideScore, legal_plays
 from basra.rules import Rules
 
@@ -217,10 +217,9 @@ def _cards(data: object, field: str) -> tuple[Card, ...]:
 
 
 def _mask(data: object, field: str) -> CardSet:
-    mask = 0
-    for c in _cards(data, field):
-        mask |= 1 << c
-    return mask
+    if not isinstance(data, list):
+        raise ValueError(f"view field {field!r} must be a list of cards")
+    return parse_card_set(str(c) for c in data)
 
 
 def _ints(data: object, field: str) -> tuple[int, ...]:
