@@ -14,7 +14,7 @@ import hashlib
 import hmac
 import re
 import secrets
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 
 from basra.cards import Card
 from basra.errors import FairnessError
@@ -103,6 +103,19 @@ def seat_part(server_seed: str, nonce: int, seat: int) -> str:
     check_nonce(nonce)
     message = f"{SEAT_SCHEME}|{nonce}|{seat}".encode("ascii")
     return hmac.new(key, message, hashlib.sha256).hexdigest()[:16]
+
+
+def client_seed(server_seed: str, nonce: int, parts: Sequence[str | None]) -> str:
+    """A round's client seed: one part per seat, joined with ``|`` (FAIRNESS.md, "Seat
+    parts"). A seat with no part of its own (``None``: a bot, or a player who sent none)
+    gets the part derived from the committed server seed. The one place client seeds are
+    made.
+
+    >>> client_seed("00" * 31 + "01", 1, ["mine", None])
+    'mine|8dcc8d99a2ec07c3'
+    """
+    return "|".join(part if part is not None else seat_part(server_seed, nonce, seat)
+                    for seat, part in enumerate(parts))
 
 
 def part_problem(part: object) -> str | None:

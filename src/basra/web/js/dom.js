@@ -9,7 +9,10 @@ function apply(el, attrs) {
     if (value === undefined || value === null || value === false) continue;
     if (key === "text") el.textContent = String(value);
     else if (key === "class") el.setAttribute("class", Array.isArray(value) ? value.filter(Boolean).join(" ") : value);
-    else if (key === "on") for (const [ev, fn] of Object.entries(value)) el.addEventListener(ev, fn);
+    else if (key === "on") {
+      for (const [ev, fn] of Object.entries(value)) el.addEventListener(ev, fn);
+      el.basraListeners = true;
+    }
     else if (key === "style" && typeof value === "object") for (const [p, v] of Object.entries(value)) el.style.setProperty(p, v);
     else if (key === "dataset") for (const [k, v] of Object.entries(value)) { if (v !== undefined && v !== null) el.dataset[k] = v; }
     else if (key === "props") Object.assign(el, value);
@@ -47,3 +50,65 @@ export function replace(el, ...children) {
 }
 
 export const reducedMotion = () => window.matchMedia("(prefers-reduced-motion: reduce)").matches;
+
+// ---------------------------------------------------------------- morph
+
+// The table draws each region as a fresh tree and morphs the live one into it: nodes that
+// stay (same tag, same data-key) are kept with their focus, hover and running animations;
+// only attributes and text that differ are written. The table's handlers are delegated
+// (data-action on the element, one listener on the page), so a kept node needs none; a
+// node built with its own `on` listeners is replaced, never morphed.
+
+const keyOf = (node) => (node.nodeType === 1 ? node.getAttribute("data-key") : null);
+
+function sameKind(a, b) {
+  return a.nodeType === b.nodeType && a.nodeName === b.nodeName && keyOf(a) === keyOf(b)
+    && !a.basraListeners && !b.basraListeners;
+}
+
+function morphAttributes(from, to) {
+  for (const { name } of Array.from(from.attributes)) {
+    // A <details> the player opened or closed stays as they left it.
+    if (name === "open" && from.nodeName === "DETAILS") continue;
+    if (!to.hasAttribute(name)) from.removeAttribute(name);
+  }
+  for (const { name, value } of Array.from(to.attributes)) {
+    if (name === "open" && from.nodeName === "DETAILS") continue;
+    if (from.getAttribute(name) !== value) from.setAttribute(name, value);
+  }
+}
+
+function morphChildren(parent, target) {
+  const wanted = Array.from(target.childNodes);
+  const keyed = new Map();
+  for (const node of parent.childNodes) {
+    const key = keyOf(node);
+    if (key !== null) keyed.set(key, node);
+  }
+  let i = 0;
+  for (const node of wanted) {
+    const key = keyOf(node);
+    const here = parent.childNodes[i] || null;
+    let keep = null;
+    if (key !== null) keep = keyed.get(key) || null;
+    else if (here && keyOf(here) === null) keep = here;
+    if (keep && !sameKind(keep, node)) keep = null;
+    if (keep) {
+      if (keep.nodeType === 1) morph(keep, node);
+      else if (keep.nodeValue !== node.nodeValue) keep.nodeValue = node.nodeValue;
+      if (keep !== here) parent.insertBefore(keep, here);
+      if (key !== null) keyed.delete(key);
+    } else {
+      parent.insertBefore(node, here);
+    }
+    i += 1;
+  }
+  while (parent.childNodes.length > i) parent.lastChild.remove();
+}
+
+/** Make `live` look like `target` (an element of the same tag), keeping what can be kept. */
+export function morph(live, target) {
+  morphAttributes(live, target);
+  morphChildren(live, target);
+  return live;
+}

@@ -2,7 +2,7 @@
 // check a browser makes after a round. No DOM and no text: the page turns check ids into
 // words. Exactly the same bytes as basra.shuffle and any other verifier must give.
 
-import { isForbidden } from "./variants.js";
+import { isForbidden, limits, variantOf } from "./variants.js";
 
 export const SUITS = Object.freeze(["C", "D", "H", "S"]);
 export const RANKS = Object.freeze(["A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K"]);
@@ -13,10 +13,11 @@ const PREFIX = "basra-shuffle-v1|";
 const SEAT_PREFIX = "basra-seat-seed-v1|";
 const encoder = new TextEncoder();
 
-/** A seat's part of the client seed: 1 to 60 bytes of UTF-8, no "|", no control characters. */
-export const MAX_PART_BYTES = 60;
+/** A seat's part of the client seed: 1 to max_part_bytes of UTF-8 (the server's limits), no
+ * "|", no control characters. */
+export const maxPartBytes = () => limits().max_part_bytes;
 /** How much of a player's own text goes into a part (the rest is "." and 8 random bytes). */
-export const OWN_TEXT_BYTES = 43;
+export const ownTextBytes = () => limits().own_text_bytes;
 
 export function hexToBytes(hex) {
   if (typeof hex !== "string" || !/^(?:[0-9a-fA-F]{2})*$/.test(hex)) {
@@ -87,7 +88,7 @@ const isControl = (cp) => cp < 0x20 || (cp >= 0x7f && cp < 0xa0);
 /** Why `part` cannot be a seat's part ("empty", "long", "bar", "control"), or null. */
 export function partProblem(part) {
   if (typeof part !== "string" || part.length === 0) return "empty";
-  if (encoder.encode(part).length > MAX_PART_BYTES) return "long";
+  if (encoder.encode(part).length > maxPartBytes()) return "long";
   if (part.includes("|")) return "bar";
   for (const ch of part) {
     const cp = ch.codePointAt(0);
@@ -98,7 +99,7 @@ export function partProblem(part) {
 
 /** `text` without what a part may not hold ("|", control characters, lone surrogates),
  * cut at a character boundary to at most `max` UTF-8 bytes. */
-export function cleanText(text, max = OWN_TEXT_BYTES) {
+export function cleanText(text, max = ownTextBytes()) {
   let out = "";
   let size = 0;
   for (const ch of String(text || "")) {
@@ -120,9 +121,9 @@ export function randomHex(n) {
 }
 
 /** A fresh part for one round, as FAIRNESS.md's reference clients make it: 16 random bytes
- * as hex, or the player's own text (cut to 43 bytes), ".", and 8 random bytes as hex. */
+ * as hex, or the player's own text (cut to own_text_bytes), ".", and 8 random bytes as hex. */
 export function freshPart(ownText = "") {
-  const own = cleanText(String(ownText || "").trim(), OWN_TEXT_BYTES);
+  const own = cleanText(String(ownText || "").trim(), ownTextBytes());
   return own ? `${own}.${randomHex(8)}` : randomHex(16);
 }
 
@@ -140,7 +141,8 @@ async function below(next, n) {
 /** The deck of a round, top first (deck[0] is dealt first), as card names. */
 export async function shuffledDeck(serverSeed, clientSeed, nonce) {
   const bytes = encoder.encode(clientSeed);
-  if (bytes.length > 256) throw new Error("a client seed is at most 256 bytes");
+  const most = limits().max_client_seed_bytes;
+  if (bytes.length > most) throw new Error(`a client seed is at most ${most} bytes`);
   if (!Number.isInteger(nonce) || nonce < 1) throw new Error("the nonce is a round number from 1");
   const next = await u32Stream(serverSeed, clientSeed, nonce);
   const deck = CANONICAL.slice();
@@ -160,7 +162,7 @@ export async function shuffledDeck(serverSeed, clientSeed, nonce) {
  * index len(stock) // 2 (the stock after removal), then another card is drawn.
  * Returns {hands: [deal][seat] -> cards, floor, buried, stock (after the first deal)}.
  */
-export function dealRound(deck, { variant, seats, dealer, handSize = 4, floorSize = 4 }) {
+export function dealRound(deck, { variant, seats, dealer, handSize = dealSize(variant), floorSize = variantOf(variant).floor_size }) {
   const stock = deck.slice();
   const deals = [];
   const floor = [];
@@ -192,8 +194,13 @@ export function dealRound(deck, { variant, seats, dealer, handSize = 4, floorSiz
   return { hands: deals, floor, buried, stock: afterFirst };
 }
 
+/** Cards a seat gets in each deal of this variant. */
+export function dealSize(variant) {
+  return variantOf(variant).deal_size;
+}
+
 /** Which deal (0-based) the i-th play of a round (0-based) belongs to. */
-export function dealOfPlay(index, seats, handSize = 4) {
+export function dealOfPlay(index, seats, handSize) {
   return Math.floor(index / (seats * handSize));
 }
 
@@ -281,7 +288,7 @@ export async function verifyRound(round, seen) {
   if (seen.plays) {
     const wrong = [];
     seen.plays.forEach((play, index) => {
-      const deal = dealOfPlay(index, seen.seats);
+      const deal = dealOfPlay(index, seen.seats, dealSize(seen.variant));
       const hand = (dealt.hands[deal] || [])[play.seat] || [];
       if (!hand.includes(play.card)) wrong.push({ index, ...play });
     });

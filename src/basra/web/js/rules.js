@@ -1,11 +1,12 @@
 // The rules, written for players, one page per variant, in the page's language. The words
-// are in the catalogues (rules.*); the numbers (targets, card points) come from the
-// variant data so the page and the game cannot disagree.
+// are in the catalogues (rules.*); the numbers (targets, card points, power cards) come
+// from the server's rule book (GET /api/variants) so the page and the game cannot disagree.
 
 import { h, replace } from "./dom.js";
 import { t, num } from "./i18n.js";
 import { cardFace, cardLabel } from "./cards.js";
-import { VARIANT_NAMES, variantOf } from "./variants.js";
+import { lineSpec, powerCardsShown, variantNames, variantOf } from "./variants.js";
+import { savePrefs, loadPrefs } from "./prefs.js";
 import { link, navigate } from "./ui.js";
 
 export function mount(container, params) {
@@ -24,15 +25,15 @@ function cardRow(cards, variant, lead = false) {
 
 function tabs(current) {
   return h("nav", { class: "variant-tabs", "aria-label": t("rules.variants") },
-    VARIANT_NAMES.map((name) => link(`/rules/${name}`, { class: ["tab", name === current && "on"], "aria-current": name === current ? "page" : undefined }, t(`variant.${name}.name`))));
+    variantNames().map((name) => link(`/rules/${name}`, { class: ["tab", name === current && "on"], "aria-current": name === current ? "page" : undefined }, t(`variant.${name}.name`))));
 }
 
 function draw(container, variantName) {
-  if (!variantName || !VARIANT_NAMES.includes(variantName)) {
+  if (!variantName || !variantNames().includes(variantName)) {
     replace(container,
       h("h1", null, t("rules.title")),
       h("p", { class: "lead" }, t("rules.intro")),
-      h("ul", { class: "rules-index" }, VARIANT_NAMES.map((name) => h("li", null,
+      h("ul", { class: "rules-index" }, variantNames().map((name) => h("li", null,
         link(`/rules/${name}`, { class: "rules-index-link" },
           h("strong", null, t(`variant.${name}.name`)),
           h("span", null, t(`variant.${name}.short`)))))));
@@ -45,13 +46,17 @@ function draw(container, variantName) {
   const p = (key, params) => h("p", null, t(key, params));
   const pointsRows = [
     h("tr", null, h("th", { scope: "row" }, t(v.majority.kind === "27-of-52" ? "breakdown.majority27" : "breakdown.majority_most", { n: v.majority.points })), h("td", null, `+${num(v.majority.points)}`)),
-    ...v.cardPoints.map(([spec, each]) => h("tr", null,
-      h("th", { scope: "row" }, t(`breakdown.line.${spec}`, { each })),
-      h("td", { class: each < 0 ? "neg" : "" }, each > 0 ? `+${num(each)}` : `−${num(-each)}`))),
-    h("tr", null, h("th", { scope: "row" }, t("rules.basra_row")), h("td", null, `+${num(v.basra)}`)),
+    ...v.card_points.map((line) => h("tr", null,
+      h("th", { scope: "row" }, t(`breakdown.line.${lineSpec(line)}`, { each: line.points })),
+      h("td", { class: line.points < 0 ? "neg" : "" }, line.points > 0 ? `+${num(line.points)}` : `−${num(-line.points)}`))),
+    h("tr", null, h("th", { scope: "row" }, t("rules.basra_row")), h("td", null, `+${num(v.basra_points)}`)),
   ];
-  if (v.jackBasra) pointsRows.push(h("tr", null, h("th", { scope: "row" }, t("rules.jack_basra_row")), h("td", null, `+${num(v.jackBasra)}`)));
-  const power = v.power.map((spec) => (spec === "J" ? "JS" : spec));
+  // A power card whose sweep of a lone card of its rank is a basra of its own worth.
+  for (const group of v.power.filter((g) => g.kind === "only-single-same-rank")) {
+    pointsRows.push(h("tr", null, h("th", { scope: "row" }, t("rules.jack_basra_row")), h("td", null, `+${num(group.points)}`)));
+  }
+  const power = powerCardsShown(variantName);
+  const oneSet = v.sum_sets === "one-set";
   replace(container,
     h("p", { class: "crumbs" }, link("/rules", null, t("rules.title"))),
     h("h1", null, t("rules.variant_title", { name: t(`variant.${variantName}.name`) })),
@@ -61,9 +66,9 @@ function draw(container, variantName) {
     section("deal", p("rules.deal.common"), p(k("deal"))),
     section("capture",
       p("rules.capture.match"),
-      p(v.sumSets === "one-set" ? "rules.capture.sum_one" : "rules.capture.sum_max"),
-      cardRow(v.sumSets === "one-set" ? ["5H", "4C", "AD", "3S", "2H"] : ["9H", "5C", "4D", "6S", "3H"], variantName, true),
-      p(v.sumSets === "one-set" ? "rules.capture.sum_one_example" : "rules.capture.sum_max_example"),
+      p(oneSet ? "rules.capture.sum_one" : "rules.capture.sum_max"),
+      cardRow(oneSet ? ["5H", "4C", "AD", "3S", "2H"] : ["9H", "5C", "4D", "6S", "3H"], variantName, true),
+      p(oneSet ? "rules.capture.sum_one_example" : "rules.capture.sum_max_example"),
       p("rules.capture.faces"),
       p("rules.capture.must")),
     section("power", cardRow(power, variantName), p(k("power"))),
@@ -71,15 +76,11 @@ function draw(container, variantName) {
     section("scoring",
       h("table", { class: "points-table" }, h("caption", null, t("rules.points_caption")), h("tbody", null, pointsRows)),
       p(k("majority")),
-      cardRow(v.cardPoints.filter(([spec]) => spec.length > 1).map(([spec]) => spec), variantName)),
+      cardRow(v.card_points.filter((line) => line.cards.length === 1).map((line) => line.cards[0]), variantName)),
     section("winning", p(k("winning"))),
     section("app", p("rules.app.play"), p("rules.app.keys"), p("rules.app.clock"), p("rules.app.fair")),
     h("p", { class: "rules-cta" }, h("button", { type: "button", class: "btn primary big", on: { click: () => {
-      try {
-        const prefs = JSON.parse(localStorage.getItem("basra.prefs") || "{}");
-        prefs.variant = variantName;
-        localStorage.setItem("basra.prefs", JSON.stringify(prefs));
-      } catch { /* ignore */ }
+      savePrefs({ ...loadPrefs(), variant: variantName });
       navigate("/");
     } } }, t("rules.play_this", { name: t(`variant.${variantName}.name`) }))));
 }

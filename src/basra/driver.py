@@ -1,0 +1,246 @@
+"""The match driver: the one way a match is played, whoever plays it.
+
+A :class:`MatchDriver` holds a match and everything around the engine's pure functions
+that every way of playing needs: each round's server seed and commitment (FAIRNESS.md),
+the client seed made from the seats' parts, the deal, whose turn it is, checking and
+applying a play (once), the match record, and the end of each round and of the match.
+What happens is told to the caller as :data:`Event` values.
+
+The terminal (``basra play``), the arena, the server's table actor and record replay all
+drive their matches through it. Callers that can ask their players synchronously (bots, an
+outside engine, a person at a terminal) use :meth:`MatchDriver.play_round`; the server,
+whose remote seats answer over a socket, steps the driver itself: :meth:`check` a play,
+store it, then :meth:`apply` what ``check`` returned.
+
+>>> from basra.bots import make_bot
+>>> from basra.rules import find_variant
+>>> d = MatchDriver(find_variant("egyptian"), Seating(2), ["bot:random", "bot:random"])
+>>> d.commit("00" * 32).commitment[:8]
+'66687aad'
+>>> d.deal().number, d.to_play
+(1, 1)
+>>> events = d.play_round([make_bot("random", seed=1), make_bot("random", seed=2)])
+>>> type(events[-1]).__name__, len(d.record.build().rounds[0].plays)
+('RoundOver', 48)
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from typing import Protocol
+
+from basra.engine import Match, Play, PlayLog, RoundResult, new_match, start_round
+from basra.engine import play as engine_play
+from basra.errors import IllegalPlayError
+from basra.records import Fairness, MatchRecord, RecordBuilder
+from basra.rules import Rules
+from basra.seating import Seating
+from basra.shuffle import client_seed, commitment, new_server_seed, shuffled_deck
+from basra.views import SeatView, view
+
+
+class Player(Protocol):
+    """Anyone the driver can ask for a play: a bot, an outside engine, a person."""
+
+    def choose(self, view: SeatView, /) -> Play: ...
+
+
+@dataclass(frozen=True, slots=True)
+class RoundSeeds:
+    """A round's fair-shuffle seeds: committed first, the client seed once it is made."""
+
+    number: int
+    server_seed: str
+    commitment: str
+    client_seed: str | None = None
+
+    @property
+    def fairness(self) -> Fairness | None:
+        if self.client_seed is None:
+            return None
+        return Fairness(self.server_seed, self.client_seed, self.number, self.commitment)
+
+
+# Events: what the driver tells its caller.
+@dataclass(frozen=True, slots=True)
+class Committed:
+    """The next round's server seed is drawn; its commitment may be published."""
+
+    seeds: RoundSeeds
+
+
+@dataclass(frozen=True, slots=True)
+class Dealt:
+    """A round is dealt (``seeds`` is None for a round dealt from a given deck)."""
+
+    number: int
+    seeds: RoundSeeds | None
+
+
+@dataclass(frozen=True, slots=True)
+class Played:
+    """A play was applied; ``log`` is the engine's entry for it (basra points included)."""
+
+    seat: int
+    play: Play
+    log: PlayLog
+    before: Match
+    """The match just before the play (its floor is what the play took from)."""
+
+
+@dataclass(frozen=True, slots=True)
+class RoundOver:
+    number: int
+    result: RoundResult
+
+
+@dataclass(frozen=True, slots=True)
+class MatchOver:
+    winner: int
+
+
+Event = Committed | Dealt | Played | RoundOver | MatchOver
+Listener = Callable[[Event], None]
+
+
+class MatchDriver:
+    """One match, driven round by round. ``players`` are the names the record keeps (a
+    bot's seat is named ``bot:LEVEL``)."""
+
+    def __init__(self, rules: Rules, seating: Seating, players: Sequence[str],
+                 listener: Listener | None = None) -> None:
+        self.rules = rules
+        self.seating = seating
+        self.match: Match = new_match(rules, seating.seats, seating.teams)
+        self.record = RecordBuilder(rules, players, seating.teams)
+        self.rounds: list[RoundSeeds] = []
+        self.listener = listener
+
+    # ------------------------------------------------------------------ state
+
+    @property
+    def to_play(self) -> int | None:
+        """The seat whose turn it is, or None when no round is in progress."""
+        if not self.match.in_round or self.match.winner is not None:
+            return None
+        assert self.match.round is not None
+        return self.match.round.turn
+
+    @property
+    def pending(self) -> RoundSeeds | None:
+        """The committed round not dealt yet, if any."""
+        if self.rounds and self.rounds[-1].client_seed is None:
+            return self.rounds[-1]
+        return None
+
+    @property
+    def next_round(self) -> int:
+        return self.match.rounds_started + 1
+
+    def view(self, seat: int | None) -> SeatView:
+        return view(self.match, seat)
+
+    def rename(self, players: Sequence[str]) -> None:
+        """New names for the seats (a table's seats filled before the first round)."""
+        if self.record.build().rounds:
+            raise IllegalPlayError("the match has begun: its players are set",
+                                   "play/match_begun")
+        self.record = RecordBuilder(self.rules, players, self.seating.teams)
+
+    def build_record(self) -> MatchRecord:
+        return self.record.build()
+
+    # ------------------------------------------------------------------ seeding and dealing
+
+    def commit(self, server_seed: str | None = None) -> RoundSeeds:
+        """Draw (or take) the next round's server seed and publish its commitment."""
+        if self.pending is not None:
+            return self.pending
+        seed = (server_seed or new_server_seed()).lower()
+        seeds = RoundSeeds(self.next_round, seed, commitment(seed))
+        self.rounds.append(seeds)
+        self._tell(Committed(seeds))
+        return seeds
+
+    def client_seed(self, parts: Sequence[str | None] = ()) -> str:
+        """The pending round's client seed from the seats' parts (``None`` or missing: the
+        part derived from the committed seed, as for every bot)."""
+        seeds = self.pending
+        if seeds is None:
+            raise IllegalPlayError("no round is committed", "play/no_commitment")
+        padded = [*parts, *[None] * (self.seating.seats - len(parts))]
+        return client_seed(seeds.server_seed, seeds.number, padded)
+
+    def deal(self, parts: Sequence[str | None] = (), *, seed: str | None = None) -> RoundSeeds:
+        """Deal the pending round (committing one first if none is), its client seed made
+        from ``parts`` or given whole as ``seed``."""
+        seeds = self.pending or self.commit()
+        full = seed if seed is not None else self.client_seed(parts)
+        seeds = RoundSeeds(seeds.number, seeds.server_seed, seeds.commitment, full)
+        deck = shuffled_deck(seeds.server_seed, full, seeds.number)
+        self.match = start_round(self.match, deck)
+        self.rounds[-1] = seeds
+        fairness = seeds.fairness
+        assert fairness is not None
+        self.record.start_round(fairness=fairness)
+        self._tell(Dealt(seeds.number, seeds))
+        return seeds
+
+    def deal_deck(self, deck: Sequence[int], fairness: Fairness | None = None,
+                  keep_deck: bool = True) -> None:
+        """Deal the next round from a given deck (top first), without seeds of the
+        driver's own: the arena's fixed deals, a record's rounds."""
+        self.match = start_round(self.match, tuple(deck))
+        self.record.start_round(deck=tuple(deck) if keep_deck or fairness is None else None,
+                                fairness=fairness)
+        self._tell(Dealt(self.match.rounds_started, None))
+
+    # ------------------------------------------------------------------ plays
+
+    def check(self, seat: int, move: Play) -> Match:
+        """The match after ``seat`` plays ``move``, without applying it; raises
+        :class:`~basra.errors.IllegalPlayError` for a play the rules forbid."""
+        return engine_play(self.match, move, seat)
+
+    def apply(self, seat: int, move: Play, after: Match | None = None) -> list[Event]:
+        """Apply a play (``after``: what :meth:`check` returned for it, so the engine
+        applies it once); returns the events it made (the play, the round's and the
+        match's end)."""
+        before = self.match
+        self.match = after if after is not None else engine_play(before, move, seat)
+        self.record.add_play(move, seat)
+        rnd = self.match.round
+        assert rnd is not None and rnd.log is not None
+        events: list[Event] = [Played(seat, move, rnd.log, before)]
+        if rnd.finished:
+            events.append(RoundOver(self.match.rounds_started, self.match.results[-1]))
+            if self.match.winner is not None:
+                events.append(MatchOver(self.match.winner))
+        for event in events:
+            self._tell(event)
+        return events
+
+    def play_round(self, players: Sequence[Player]) -> list[Event]:
+        """Ask the players in turn until the dealt round ends; the events it made."""
+        events: list[Event] = []
+        while (seat := self.to_play) is not None:
+            events += self.apply(seat, players[seat].choose(self.view(seat)))
+        return events
+
+    def _tell(self, event: Event) -> None:
+        if self.listener is not None:
+            self.listener(event)
+
+
+__all__ = [
+    "Committed",
+    "Dealt",
+    "Event",
+    "MatchDriver",
+    "MatchOver",
+    "Played",
+    "Player",
+    "RoundOver",
+    "RoundSeeds",
+]
