@@ -13,9 +13,6 @@ from pathlib import Path
 
 import pytest
 
-from basra.bots import make_bot
-from basra.bots.base import Bot
-from basra.engine import Match, Play, new_match, play, start_round
 from basra.bot_protocol import (
     ERROR_CODES,
     MAX_LINE,
@@ -25,6 +22,9 @@ from basra.bot_protocol import (
     play_request,
     serve,
 )
+from basra.bots import make_bot
+from basra.bots.base import Bot
+from basra.engine import Match, Play, new_match, play, start_round
 from basra.rules import find_variant
 from basra.shuffle import shuffled_deck
 from basra.views import SeatView, view

@@ -14,10 +14,17 @@ from rich.console import Console
 
 from basra.captures import takes
 from basra.cards import NAMES, mask_of, parse_card
+from basra.play_command import (
+    PARTS_EXPLAINED,
+    build_parser,
+    card_label,
+    card_text,
+    main,
+    rules_help,
+)
 from basra.records import parse_record, replay, replay_json, verify
 from basra.rules import find_variant
 from basra.shuffle import OWN_TEXT_BYTES, seat_part
-from basra.play_command import PARTS_EXPLAINED, build_parser, card_label, card_text, main, rules_help
 
 MAX_PROMPTS = 3000
 HEX = frozenset("0123456789abcdef")
