@@ -13,12 +13,13 @@ from typing import Any
 
 import pytest
 
-from basra import arena
+from basra import arena, driver
 from basra.arena import ArenaConfig, PlayerSpec, mean_interval, parse_player, t95, wilson
 from basra.bots import make_bot as real_make_bot
 from basra.bots.base import Bot
 from basra.engine import Match, Play
 from basra.engine import start_round as real_start_round
+from basra.replay import verify
 from basra.views import SeatView
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -140,7 +141,7 @@ def spy_games(monkeypatch: pytest.MonkeyPatch, cfg: ArenaConfig
         return real_start_round(match, deck)
 
     monkeypatch.setattr(arena, "make_bot", make_bot)
-    monkeypatch.setattr(arena, "start_round", start_round)
+    monkeypatch.setattr(driver, "start_round", start_round)  # every game's driver deals
     games = arena.run_games(cfg)
     a_seats.append({seat for level, seat in log if level == "random"})
     return games, a_seats, decks
@@ -177,6 +178,34 @@ def test_in_match_mode_both_seatings_get_the_same_deck_sequence() -> None:
     games = arena.run_games(cfg)
     assert [(g.deal, g.seating) for g in games] == [(0, 0), (0, 1), (1, 0), (1, 1)]
     assert all(g.a_won is not None and len(g.rounds) >= 1 for g in games)
+
+
+def test_every_round_is_seeded_fairly_through_the_driver(monkeypatch: pytest.MonkeyPatch
+                                                         ) -> None:
+    drivers: list[driver.MatchDriver] = []
+
+    class Kept(driver.MatchDriver):
+        def __init__(self, *args: Any, **kwargs: Any) -> None:
+            super().__init__(*args, **kwargs)
+            drivers.append(self)
+
+    monkeypatch.setattr(arena, "MatchDriver", Kept)
+    cfg = ArenaConfig(parse_player("random"), parse_player("easy"), mode="matches", deals=1,
+                      seed=4)
+    games = arena.run_games(cfg)
+    assert len(drivers) == len(games) == 2
+    for game, d in zip(games, drivers, strict=True):
+        record = d.record.build()
+        assert record.players == (("bot:random", "bot:easy") if game.seating == 0
+                                  else ("bot:easy", "bot:random"))
+        assert len(record.rounds) == len(game.rounds)
+        outcome = verify(record)  # every bot's part is the one derived from the server seed
+        assert outcome.ok, outcome.failure
+        assert outcome.lines == tuple(f"round {n}: fair" for n in range(1, len(record.rounds) + 1))
+        for number, rnd in enumerate(record.rounds, 1):
+            assert rnd.fairness is not None
+            assert rnd.fairness.server_seed == cfg.server_seed(0, number)
+            assert rnd.fairness.deck() == cfg.deck(0, number)
 
 
 # --------------------------------------------------------------------------- the report

@@ -10,6 +10,7 @@ import sys
 import textwrap
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -17,6 +18,7 @@ from basra.bot_protocol import (
     ERROR_CODES,
     MAX_LINE,
     PROTOCOL,
+    BotOptions,
     ExternalBot,
     ExternalBotError,
     play_request,
@@ -36,11 +38,12 @@ HELLO = {"type": "hello", "protocol": PROTOCOL}
 SEED = "00" * 31 + "01"
 
 
-def exchange(*lines: object, **options: object) -> list[dict[str, object]]:
-    """Run ``serve`` on ``lines`` (objects are sent as JSON, text as is); its replies."""
+def exchange(*lines: object, **options: Any) -> list[dict[str, object]]:
+    """Run ``serve`` on ``lines`` (objects are sent as JSON, text as is) with the options'
+    first values ``options``; its replies."""
     text = "".join((x if isinstance(x, str) else json.dumps(x)) + "\n" for x in lines)
     out = io.StringIO()
-    assert serve(io.StringIO(text), out, **options) == 0  # type: ignore[arg-type]
+    assert serve(io.StringIO(text), out, BotOptions(**options)) == 0
     return [json.loads(line) for line in out.getvalue().splitlines()]
 
 

@@ -22,7 +22,8 @@ from basra.play_command import (
     main,
     rules_help,
 )
-from basra.records import parse_record, replay, replay_json, verify
+from basra.records import parse_record
+from basra.replay import replay, replay_json, verify
 from basra.rules import find_variant
 from basra.shuffle import OWN_TEXT_BYTES, seat_part
 
@@ -137,6 +138,20 @@ def check_record(path: Path) -> tuple[dict[str, object], int]:
     return dict(replay_json(replay(record))), len(record.rounds)
 
 
+def against_random(policy: Callable[[Screen, str], str], seed: str, folder: Path) -> Screen:
+    """A match against the random bot with ``--seed seed``, the person answering by
+    ``policy``, the record saved in ``folder``; the screen, after a clean exit."""
+    screen = Screen(policy)
+    assert screen.run("--bot", "random", "--seed", seed, "--save", str(folder)) == 0
+    return screen
+
+
+def assert_shown(text: str, *phrases: str) -> None:
+    """Every one of ``phrases`` is on the screen."""
+    missing = [phrase for phrase in phrases if phrase not in text]
+    assert not missing, missing
+
+
 def flat(text: str) -> str:
     """The screen's words with single spaces (rich wraps long lines at 100 columns)."""
     return " ".join(text.split())
@@ -241,8 +256,7 @@ def test_a_card_with_several_takes_offers_the_choice(tmp_path: Path) -> None:
             return "2"
         return default_policy(screen, prompt)
 
-    screen = Screen(policy)
-    assert screen.run("--bot", "random", "--seed", "2", "--save", str(tmp_path)) == 0
+    screen = against_random(policy, "2", tmp_path)
     assert "options" in seen, "no card with several takes came up"
     text = screen.text
     card = card_label(parse_card(str(seen["card"])))
@@ -283,15 +297,11 @@ def test_bad_input_gets_a_hint_and_the_game_goes_on(tmp_path: Path) -> None:
             raise EOFError
         return default_policy(screen, prompt)
 
-    screen = Screen(policy)
-    assert screen.run("--bot", "random", "--seed", "3", "--save", str(tmp_path)) == 0
+    screen = against_random(policy, "3", tmp_path)
     text = screen.text
-    assert "'zz' is not a card or a command" in text
-    assert "99 is out of range: your hand has" in text
-    assert "is not in your hand." in text
-    assert "Type a number from 1 to" in text
-    assert "0 is out of range" in text
-    assert "cannot take" in text
+    assert_shown(text, "'zz' is not a card or a command", "99 is out of range: your hand has",
+                 "is not in your hand.", "Type a number from 1 to", "0 is out of range",
+                 "cannot take")
     assert "Traceback" not in text
     # After the bad answers the person played a card, and the match went on.
     after = text.split("Your play", 7)[-1]
@@ -378,12 +388,9 @@ def test_quit_asks_first_then_saves(tmp_path: Path) -> None:
             return "n" if screen.count("Quit the match?") == 1 else "yes"
         return default_policy(screen, prompt)
 
-    screen = Screen(policy)
-    assert screen.run("--bot", "random", "--seed", "6", "--save", str(tmp_path)) == 0
+    screen = against_random(policy, "6", tmp_path)
     text = screen.text
-    assert "Going on." in text
-    assert "You quit the match." in text
-    assert "its server seed is revealed now" in text
+    assert_shown(text, "Going on.", "You quit the match.", "its server seed is revealed now")
     summary, rounds = check_record(saved_record(screen, tmp_path))
     assert rounds == 1 and summary["rounds"] == [] and summary["winner"] is None
     record = parse_record(saved_record(screen, tmp_path).read_bytes())
@@ -394,8 +401,7 @@ def test_quit_asks_first_then_saves(tmp_path: Path) -> None:
 
 
 def test_end_of_input_ends_cleanly(tmp_path: Path) -> None:
-    screen = Screen(eof_after(10))
-    assert screen.run("--bot", "random", "--seed", "7", "--save", str(tmp_path)) == 0
+    screen = against_random(eof_after(10), "7", tmp_path)
     assert "Input ended: the match stops here." in screen.text
     _, rounds = check_record(saved_record(screen, tmp_path))
     assert rounds == 1

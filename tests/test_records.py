@@ -1,4 +1,5 @@
-"""Match records (RECORDS.md, basra-record/1): parse, write, build, replay and verify."""
+"""Match records (RECORDS.md, basra-record/1): parse, write, build (basra.records),
+replay and verify (basra.replay)."""
 
 from __future__ import annotations
 
@@ -22,13 +23,11 @@ from basra.records import (
     RoundRecord,
     dumps,
     parse_record,
-    replay,
-    replay_json,
     round_deck,
     seat_parts_problem,
     to_json,
-    verify,
 )
+from basra.replay import replay, replay_json, verify
 from basra.rules import find_variant
 from basra.shuffle import commitment, seat_part, shuffled_deck
 

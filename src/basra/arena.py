@@ -20,11 +20,13 @@ teams) that is each deal twice with the seats swapped; with three or four solo p
 takes each seat in turn against B in all the others. Luck in the cards cancels out: the
 A-B difference is paired over each deal's games.
 
-**Reproducible.** Decks are fair shuffles (basra-shuffle-v1) from a server seed that is
-``SHA-256("basra-arena/1|SEED")``; deal ``d`` of ``--rounds`` uses client seed
-``round-d`` and nonce 1, match ``m`` of ``--matches`` uses client seed ``match-m`` and its
-round's number as nonce (both 1-based). Each game gives each side's bot its own seed
-derived from ``--seed``, the deal and the seating, so results do not depend on ``--jobs``.
+**Reproducible.** Every game is played through the match driver (:mod:`basra.driver`), and
+every round is seeded as the server seeds a bot's round (FAIRNESS.md): round ``r`` of deal
+``d`` (both 1-based) has the server seed ``SHA-256("basra-arena/1|SEED|MODE-d|r")`` (``MODE``
+is ``rounds`` or ``matches``), nonce ``r``, and a client seed of every seat's part derived
+from that server seed, so a deal's decks are the same whoever sits where. Each game gives
+each side's bot its own seed derived from ``--seed``, the deal and the seating, so results do
+not depend on ``--jobs``.
 
 **Figures.** Per deal, the mean over its games of each game's per-round mean; then, over the
 deals, the mean with a 95% t interval: round points per side (B's per B seat when B holds
@@ -58,12 +60,14 @@ from basra.bot_protocol import PLAY_TIMEOUT, ExternalBot
 from basra.bots import LEVELS, make_bot
 from basra.bots.base import Bot
 from basra.bots.hard import DEFAULT_ITERATIONS
-from basra.cliargs import OneLineParser, seconds, whole_number
-from basra.engine import Match, new_match, play, start_round
+from basra.cliargs import OneLineParser, parse_or_status, seconds, whole_number
+from basra.driver import MatchDriver, Player, RoundSource
+from basra.engine import Play
 from basra.errors import BasraError
 from basra.rules import Rules, find_variant
-from basra.shuffle import shuffled_deck
-from basra.views import view
+from basra.seating import Seating
+from basra.shuffle import client_seed, shuffled_deck
+from basra.views import SeatView
 
 Mode = Literal["rounds", "matches"]
 FORMAT = "basra-arena/1"
@@ -191,18 +195,24 @@ class ArenaConfig:
         return find_variant(self.variant)
 
     @property
-    def sides(self) -> int:
-        return 2 if self.teams else self.players
+    def seating(self) -> Seating:
+        return Seating(self.players, self.teams)
 
     @property
-    def server_seed(self) -> str:
-        return hashlib.sha256(f"{FORMAT}|{self.seed}".encode()).hexdigest()
+    def sides(self) -> int:
+        return self.seating.sides
+
+    def server_seed(self, deal: int, round_number: int) -> str:
+        """The server seed of round ``round_number`` (1-based) of deal ``deal`` (0-based)."""
+        text = f"{FORMAT}|{self.seed}|{self.mode}-{deal + 1}|{round_number}"
+        return hashlib.sha256(text.encode()).hexdigest()
 
     def deck(self, deal: int, round_number: int) -> tuple[int, ...]:
-        """The deck of round ``round_number`` (1-based) of deal ``deal`` (0-based)."""
-        if self.mode == "rounds":
-            return shuffled_deck(self.server_seed, f"round-{deal + 1}", 1)
-        return shuffled_deck(self.server_seed, f"match-{deal + 1}", round_number)
+        """The deck of round ``round_number`` (1-based) of deal ``deal`` (0-based): the fair
+        shuffle of its server seed, every seat's part derived from it."""
+        seed = self.server_seed(deal, round_number)
+        parts = client_seed(seed, round_number, [None] * self.players)
+        return shuffled_deck(seed, parts, round_number)
 
     def bot_seed(self, deal: int, seating: int, side: str) -> int:
         digest = hashlib.sha256(f"{FORMAT}|{self.seed}|{deal}|{seating}|{side}".encode())
@@ -231,42 +241,55 @@ class GameResult(NamedTuple):
     """Seconds each ``choose`` call took, per side."""
 
 
-def _play_game(cfg: ArenaConfig, deal: int, seating: int, a: _Player, b: _Player
+class Timed:
+    """A player whose every ``choose`` is timed (the view is made before the clock starts)."""
+
+    def __init__(self, inner: Player, times: list[float]) -> None:
+        self.inner = inner
+        self.times = times
+
+    def choose(self, view: SeatView, /) -> Play:
+        start = time.perf_counter()
+        choice = self.inner.choose(view)
+        self.times.append(time.perf_counter() - start)
+        return choice
+
+
+def play_game(driver: MatchDriver, players: Sequence[Player], seeds: RoundSource,
+              rounds: int) -> None:
+    """Play up to ``rounds`` rounds through ``driver``, stopping when the match is decided:
+    each round committed to its server seed, dealt from its parts, and played by asking
+    ``players`` (one a seat) in turn."""
+    while driver.match.rounds_started < rounds and not driver.match.over:
+        server_seed, parts = seeds(driver.next_round)
+        driver.commit(server_seed)
+        driver.deal(parts)
+        driver.play_round(players)
+
+
+def _play_game(cfg: ArenaConfig, deal: int, a_side: int, a: _Player, b: _Player
                ) -> GameResult:
-    rules = cfg.rules
-    match: Match = new_match(rules, cfg.players, cfg.teams)
-    a_bot = a.for_game(cfg.bot_seed(deal, seating, "a"))
-    b_bot = b.for_game(cfg.bot_seed(deal, seating, "b"))
-    bots = [a_bot if match.side_of(s) == seating else b_bot for s in range(cfg.players)]
+    seating = cfg.seating
+    a_bot = a.for_game(cfg.bot_seed(deal, a_side, "a"))
+    b_bot = b.for_game(cfg.bot_seed(deal, a_side, "b"))
     a_times: list[float] = []
     b_times: list[float] = []
-    rounds: list[RoundFigures] = []
+    a_seats = [seating.side_of(s) == a_side for s in range(cfg.players)]
+    players = [Timed(a_bot, a_times) if a else Timed(b_bot, b_times) for a in a_seats]
+    driver = MatchDriver(cfg.rules, seating, [(a_bot if a else b_bot).name for a in a_seats])
+    rounds = 1 if cfg.mode == "rounds" else MAX_MATCH_ROUNDS
+    play_game(driver, players, lambda number: (cfg.server_seed(deal, number), ()), rounds)
+    match = driver.match
+    if cfg.mode == "matches" and not match.over:
+        raise ArenaError(f"deal {deal + 1}: the match is undecided after "
+                         f"{MAX_MATCH_ROUNDS} rounds")
     others = cfg.sides - 1
-    while True:
-        number = len(match.results) + 1
-        if number > MAX_MATCH_ROUNDS:
-            raise ArenaError(f"deal {deal + 1}: the match is undecided after "
-                             f"{MAX_MATCH_ROUNDS} rounds")
-        match = start_round(match, cfg.deck(deal, number))
-        while match.in_round:
-            rnd = match.round
-            assert rnd is not None
-            seat = rnd.turn
-            seat_view = view(match, seat)
-            start = time.perf_counter()
-            choice = bots[seat].choose(seat_view)
-            elapsed = time.perf_counter() - start
-            (a_times if match.side_of(seat) == seating else b_times).append(elapsed)
-            match = play(match, choice, seat)
-        result = match.results[-1]
-        points, basras = result.points, result.basras
-        rounds.append(RoundFigures(
-            points[seating], (sum(points) - points[seating]) / others,
-            basras[seating], (sum(basras) - basras[seating]) / others))
-        if cfg.mode == "rounds" or match.over:
-            break
-    a_won = None if cfg.mode == "rounds" else match.winner == seating
-    return GameResult(deal, seating, tuple(rounds), a_won, tuple(a_times), tuple(b_times))
+    figures = tuple(
+        RoundFigures(r.points[a_side], (sum(r.points) - r.points[a_side]) / others,
+                     r.basras[a_side], (sum(r.basras) - r.basras[a_side]) / others)
+        for r in match.results)
+    a_won = None if cfg.mode == "rounds" else match.winner == a_side
+    return GameResult(deal, a_side, figures, a_won, tuple(a_times), tuple(b_times))
 
 
 def play_deals(cfg: ArenaConfig, deals: Sequence[int]) -> list[GameResult]:
@@ -498,7 +521,7 @@ def seating_text(cfg: ArenaConfig) -> str:
 
 def print_table(cfg: ArenaConfig, rep: ArenaReport) -> None:
     """The report as a table for people."""
-    seating = f"{cfg.players} players" + (" in teams" if cfg.teams else "")
+    seating = cfg.seating.describe()
     unit = "rounds" if cfg.mode == "rounds" else "matches"
     notes = [f"duplicate: {seating_text(cfg)}", f"{rep['games']} games, {rep['rounds']} rounds",
              "± : 95% interval over deals (paired for A - B)"]
@@ -536,8 +559,6 @@ def print_table(cfg: ArenaConfig, rep: ArenaReport) -> None:
 # --------------------------------------------------------------------------- the command
 
 
-
-
 def _player(text: str) -> PlayerSpec:
     try:
         return parse_player(text)
@@ -545,13 +566,7 @@ def _player(text: str) -> PlayerSpec:
         raise argparse.ArgumentTypeError(str(exc)) from None
 
 
-
-
-
-
-
-
-def build_parser() -> argparse.ArgumentParser:
+def build_parser() -> OneLineParser:
     """The ``basra arena`` argument parser."""
     parser = OneLineParser(
         prog="basra arena",
@@ -587,26 +602,17 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
-def config_from_args(parser: argparse.ArgumentParser, args: argparse.Namespace
-                     ) -> ArenaConfig:
-    """The arena's configuration; a bad combination is a usage error (exit status 2)."""
-    try:
-        rules = find_variant(args.variant)
-    except BasraError as exc:
-        parser.error(str(exc))
-    teams = bool(args.teams)
-    players = args.players or (4 if teams else min(rules.player_counts))
-    if not teams and (players, False) not in rules.seatings and (players, True) in \
-            rules.seatings:
-        teams = True
-    try:
-        rules.check_seating(players, teams)
-    except BasraError as exc:
-        parser.error(str(exc))
+def config_from_args(args: argparse.Namespace) -> ArenaConfig:
+    """The arena's configuration; raises :class:`~basra.errors.BasraError` for a bad
+    combination (a usage error: exit status 2)."""
+    rules = find_variant(args.variant)
+    players = args.players or (4 if args.teams else min(rules.player_counts))
+    seating = Seating.choose(rules, players, bool(args.teams))
     mode: Mode = "matches" if args.matches else "rounds"
     deals = args.matches or args.rounds or DEFAULT_ROUNDS
     seed = args.seed if args.seed is not None else secrets.randbelow(2**32)
-    return ArenaConfig(a=args.a, b=args.b, variant=rules.name, players=players, teams=teams,
+    return ArenaConfig(a=args.a, b=args.b, variant=rules.name, players=players,
+                       teams=seating.teams,
                        mode=mode, deals=deals, seed=seed, timeout=args.timeout)
 
 
@@ -614,11 +620,13 @@ def main(argv: Sequence[str] | None = None) -> int:
     """Run ``basra arena``. Exit status: 0, 1 when a player fails (one line on standard
     error), 2 for bad arguments."""
     parser = build_parser()
+    args = parse_or_status(parser, argv)
+    if isinstance(args, int):  # bad arguments, or --help
+        return args
     try:
-        args = parser.parse_args(argv)
-        cfg = config_from_args(parser, args)
-    except SystemExit as exc:  # argparse exits on bad arguments and after --help
-        return exc.code if isinstance(exc.code, int) else int(exc.code is not None)
+        cfg = config_from_args(args)
+    except BasraError as exc:
+        return parser.complain(str(exc))
     try:
         rep = run(cfg, args.jobs)
     except BasraError as exc:
@@ -648,6 +656,7 @@ __all__ = [
     "mean_interval",
     "parse_player",
     "play_deals",
+    "play_game",
     "report",
     "run",
     "run_games",

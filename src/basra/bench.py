@@ -16,6 +16,7 @@ import time
 
 from basra import engine
 from basra.rules import find_variant
+from basra.seating import Seating
 
 DECK_POOL = 1024
 
@@ -29,8 +30,7 @@ def bench_engine(seconds: float, seed: int = 1, variant: str = "egyptian",
                  players: int = 2) -> dict[str, object]:
     """Play random rounds for about ``seconds``; return the measured rates."""
     rules = find_variant(variant)
-    teams = (players, False) not in rules.seatings
-    rules.check_seating(players, teams)
+    teams = Seating.choose(rules, players).teams
     rng = random.Random(seed)
     decks = [tuple(rng.sample(range(52), 52)) for _ in range(DECK_POOL)]
     rand = rng.random

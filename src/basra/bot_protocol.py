@@ -40,7 +40,7 @@ from basra.bots import LEVELS, make_bot
 from basra.bots.base import Bot
 from basra.bots.hard import DEFAULT_ITERATIONS, DEFAULT_TIME_CAP
 from basra.cards import NAMES, names_of, parse_card, parse_card_set
-from basra.cliargs import OneLineParser, seconds, whole_number
+from basra.cliargs import OneLineParser, parse_or_status, seconds, whole_number
 from basra.engine import Play
 from basra.errors import BasraError
 from basra.rules import find_variant
@@ -213,17 +213,31 @@ def _jsonable(value: object) -> bool:
     return True
 
 
+@dataclass(frozen=True, slots=True)
+class BotOptions:
+    """The protocol options' first values (``basra engine``'s command line); a client can
+    change them with ``option`` messages. ``None``: the option's default."""
+
+    level: str = DEFAULT_LEVEL
+    seed: int | str | None = None
+    iterations: int | None = None
+    time_cap: float | None = None
+
+    def values(self) -> dict[str, object]:
+        """The options by name, defaults filled in, in the order ``hello`` lists them."""
+        return {
+            "level": self.level,
+            "iterations": DEFAULT_ITERATIONS if self.iterations is None else self.iterations,
+            "time_cap": DEFAULT_TIME_CAP if self.time_cap is None else self.time_cap,
+            "seed": self.seed,
+        }
+
+
 class BotServer:
     """The state behind ``basra engine``: options, the bot they make, the handshake."""
 
-    def __init__(self, level: str = DEFAULT_LEVEL, seed: int | str | None = None,
-                 iterations: int | None = None, time_cap: float | None = None) -> None:
-        self.options: dict[str, object] = {
-            "level": level,
-            "iterations": DEFAULT_ITERATIONS if iterations is None else iterations,
-            "time_cap": DEFAULT_TIME_CAP if time_cap is None else time_cap,
-            "seed": seed,
-        }
+    def __init__(self, options: BotOptions | None = None) -> None:
+        self.options: dict[str, object] = (options or BotOptions()).values()
         for name, value in self.options.items():
             try:
                 _check_option(name, value)
@@ -355,13 +369,11 @@ def _read_line(stdin: IO[str]) -> tuple[str, bool] | None:
             return "", True
 
 
-def serve(stdin: IO[str], stdout: IO[str], *, level: str = DEFAULT_LEVEL,
-          seed: int | str | None = None, iterations: int | None = None,
-          time_cap: float | None = None) -> int:
+def serve(stdin: IO[str], stdout: IO[str], options: BotOptions | None = None) -> int:
     """Answer protocol lines from ``stdin`` on ``stdout`` until ``quit`` or the end of the
     input; returns the exit status (0). Every reply is one line, flushed at once; nothing
-    else is written to ``stdout``. The keyword arguments are the options' first values."""
-    engine = BotServer(level, seed, iterations, time_cap)
+    else is written to ``stdout``. ``options`` are the options' first values."""
+    engine = BotServer(options)
     while True:
         read = _read_line(stdin)
         if read is None:
@@ -660,12 +672,6 @@ def _list_plays(plays: Sequence[Play], most: int = 6) -> str:
 # --------------------------------------------------------------------------- the command
 
 
-
-
-
-
-
-
 def _seed(text: str) -> int | str:
     try:
         return int(text)
@@ -695,10 +701,9 @@ def build_parser() -> argparse.ArgumentParser:
 def main(argv: Sequence[str] | None = None) -> int:
     """Run ``basra engine``: serve the protocol on standard input and output. Returns the
     exit status: 0 after ``quit`` or the end of the input, 2 for bad arguments."""
-    try:
-        args = build_parser().parse_args(argv)
-    except SystemExit as exc:  # argparse exits on bad arguments and after --help
-        return exc.code if isinstance(exc.code, int) else int(exc.code is not None)
+    args = parse_or_status(build_parser(), argv)
+    if isinstance(args, int):  # bad arguments, or --help
+        return args
     stdin, stdout = sys.stdin, sys.stdout
     for stream in (stdin, stdout):
         reconfigure = getattr(stream, "reconfigure", None)
@@ -708,8 +713,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     # Only protocol lines reach the real standard output; a stray print goes to stderr.
     sys.stdout = sys.stderr
     try:
-        return serve(stdin, stdout, level=args.level, seed=args.seed,
-                     iterations=args.iterations, time_cap=args.time_cap)
+        return serve(stdin, stdout, BotOptions(args.level, args.seed, args.iterations,
+                                               args.time_cap))
     except KeyboardInterrupt:
         return 130
     finally:
@@ -719,6 +724,7 @@ def main(argv: Sequence[str] | None = None) -> int:
 __all__ = [
     "ERROR_CODES",
     "PROTOCOL",
+    "BotOptions",
     "BotServer",
     "ExternalBot",
     "ExternalBotError",

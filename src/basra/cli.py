@@ -20,16 +20,16 @@ from rich.table import Table
 
 from basra.bench import run_bench
 from basra.cards import NAMES
-from basra.cliargs import OneLineParser, seconds
+from basra.cliargs import OneLineParser, parse_or_status, seconds
 from basra.errors import BasraError, RecordError
-from basra.records import MatchRecord, ReplayResult, parse_record, replay, replay_json, verify
+from basra.records import MatchRecord, parse_record
+from basra.replay import ReplayResult, replay, replay_json, verify
+from basra.seating import Seating
 from basra.shuffle import check_client_seed, check_nonce, commitment, seed_bytes, shuffled_deck
 
 Handler = Callable[[argparse.Namespace], int]
 BENCH_SECONDS = 5.0
 """How long ``basra bench`` measures when ``--seconds`` is not given."""
-
-
 
 
 def _checked(check: Callable[[str], object]) -> Callable[[str], str]:
@@ -54,8 +54,6 @@ def _nonce(text: str) -> int:
             f"nonce must be a whole number from 1 up, got {text!r}") from None
 
 
-
-
 def _read(source: str) -> MatchRecord:
     """Read and parse a record from a path, or from standard input for ``-``."""
     try:
@@ -78,18 +76,10 @@ def _cmd_replay(args: argparse.Namespace) -> int:
     return 0
 
 
-def _side_names(record: MatchRecord) -> list[str]:
-    """A label per side: the player's name, or the two partners' names in a team game."""
-    players = record.players
-    if record.teams:
-        return [f"{players[s]} & {players[s + 2]}" for s in range(2)]
-    return list(players)
-
-
 def _print_table(result: ReplayResult) -> None:
     """The replay as a table: a section per round, a row per side, then the winner."""
     record, match = result.record, result.match
-    sides = _side_names(record)
+    sides = Seating(len(record.players), record.teams).side_names(record.players)
     multi_set = match.rules.sets_to_win > 1
     table = Table(title=f"{match.rules.name}: {', '.join(record.players)}")
     for column in ("round", "side", "cards", "basras", "points", "carry", "totals"):
@@ -200,10 +190,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     args_list = list(sys.argv[1:] if argv is None else argv)
     if args_list and args_list[0] in FORWARDED:
         return _forward(args_list[0], args_list[1:])
-    try:
-        args = build_parser().parse_args(args_list)
-    except SystemExit as exc:  # argparse exits on bad arguments and after --help
-        return exc.code if isinstance(exc.code, int) else int(exc.code is not None)
+    args = parse_or_status(build_parser(), args_list)
+    if isinstance(args, int):  # bad arguments, or --help
+        return args
     handler: Handler = args.handler
     try:
         return handler(args)

@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import argparse
 import math
-from collections.abc import Callable
+import sys
+from collections.abc import Callable, Sequence
 from typing import NoReturn
 
 
@@ -12,7 +13,23 @@ class OneLineParser(argparse.ArgumentParser):
     """An argument parser whose errors are a single line on stderr, exit status 2."""
 
     def error(self, message: str) -> NoReturn:
-        self.exit(2, f"{self.prog}: error: {' '.join(message.split())}\n")
+        self.exit(self.complain(message))
+
+    def complain(self, message: str) -> int:
+        """Write the one-line usage error for ``message`` on stderr and return its exit
+        status, 2, without exiting (for checks made after parsing)."""
+        print(f"{self.prog}: error: {' '.join(message.split())}", file=sys.stderr)
+        return 2
+
+
+def parse_or_status(parser: argparse.ArgumentParser, argv: Sequence[str] | None
+                    ) -> argparse.Namespace | int:
+    """The parsed arguments, or the exit status where argparse would exit: 2 after a bad
+    argument (its one-line error written), 0 after ``--help``."""
+    try:
+        return parser.parse_args(argv)
+    except SystemExit as exc:
+        return exc.code if isinstance(exc.code, int) else int(exc.code is not None)
 
 
 def whole_number(minimum: int, name: str = "") -> Callable[[str], int]:

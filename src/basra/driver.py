@@ -91,17 +91,26 @@ class Played:
 
 @dataclass(frozen=True, slots=True)
 class RoundOver:
+    """Round ``number`` (1-based) ended with its last play; ``result`` is its scoring."""
+
     number: int
     result: RoundResult
 
 
 @dataclass(frozen=True, slots=True)
 class MatchOver:
+    """The match is decided: ``winner`` is the winning side."""
+
     winner: int
 
 
 Event = Committed | Dealt | Played | RoundOver | MatchOver
 Listener = Callable[[Event], None]
+
+RoundSource = Callable[[int], tuple[str, Sequence[str | None]]]
+"""Where a match's rounds get their seeds: a round's number (1-based) to its server seed and
+the seats' parts of its client seed (a missing or ``None`` part: the one derived from the
+server seed, as for every bot)."""
 
 
 class MatchDriver:
@@ -116,6 +125,9 @@ class MatchDriver:
         self.record = RecordBuilder(rules, players, seating.teams)
         self.rounds: list[RoundSeeds] = []
         self.listener = listener
+        self.keep_decks = False
+        """Whether the record gives each seeded round's deck next to its fairness data
+        (``basra play``'s records do; the server's give the seeds only)."""
 
     # ------------------------------------------------------------------ state
 
@@ -183,7 +195,7 @@ class MatchDriver:
         self.rounds[-1] = seeds
         fairness = seeds.fairness
         assert fairness is not None
-        self.record.start_round(fairness=fairness)
+        self.record.start_round(deck=deck if self.keep_decks else None, fairness=fairness)
         self._tell(Dealt(seeds.number, seeds))
         return seeds
 
@@ -198,9 +210,10 @@ class MatchDriver:
 
     # ------------------------------------------------------------------ plays
 
-    def check(self, seat: int, move: Play) -> Match:
+    def check(self, seat: int | None, move: Play) -> Match:
         """The match after ``seat`` plays ``move``, without applying it; raises
-        :class:`~basra.errors.IllegalPlayError` for a play the rules forbid."""
+        :class:`~basra.errors.IllegalPlayError` for a play the rules forbid (``seat`` None:
+        whoever's turn it is, as for a record's play that names no seat)."""
         return engine_play(self.match, move, seat)
 
     def apply(self, seat: int, move: Play, after: Match | None = None) -> list[Event]:
@@ -243,4 +256,5 @@ __all__ = [
     "Player",
     "RoundOver",
     "RoundSeeds",
+    "RoundSource",
 ]

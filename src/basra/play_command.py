@@ -20,7 +20,6 @@ from __future__ import annotations
 import argparse
 import hashlib
 import shlex
-import sys
 import textwrap
 from collections.abc import Callable, Sequence
 from datetime import datetime
@@ -34,22 +33,24 @@ from rich.text import Text
 from basra.bots import LEVELS, Bot, make_bot
 from basra.bots.medium import score_plays
 from basra.cards import JACKS, NAMES, RANK, SUIT, Card, CardSet, cards_of, parse_card
-from basra.cliargs import OneLineParser
-from basra.engine import Match, Play, RoundResult, describe_bad_take, new_match, start_round
-from basra.engine import play as engine_play
-from basra.errors import BasraError, CardNotationError
-from basra.records import Fairness, RecordBuilder, dumps
-from basra.rules import PowerBasra, Rules, find_variant
-from basra.shuffle import (
-    OWN_TEXT_BYTES,
-    commitment,
-    fresh_part,
-    new_server_seed,
-    part_problem,
-    seat_part,
-    shuffled_deck,
+from basra.cliargs import OneLineParser, parse_or_status
+from basra.driver import (
+    Committed,
+    Dealt,
+    Event,
+    MatchDriver,
+    MatchOver,
+    Played,
+    RoundOver,
+    RoundSeeds,
 )
-from basra.views import SeatView, view
+from basra.engine import Match, Play, RoundResult, describe_bad_take
+from basra.errors import BasraError, CardNotationError
+from basra.records import Fairness, dumps
+from basra.rules import PowerBasra, Rules, find_variant
+from basra.seating import Seating
+from basra.shuffle import OWN_TEXT_BYTES, commitment, fresh_part, part_problem
+from basra.views import SeatView
 
 InputFn = Callable[[str], str]
 
@@ -66,9 +67,7 @@ QUIT_WORDS = frozenset({"quit", "q", "exit"})
 HELP_WORDS = frozenset({"help", "h", "?"})
 
 
-
-
-def build_parser() -> argparse.ArgumentParser:
+def build_parser() -> OneLineParser:
     """The ``basra play`` argument parser."""
     parser = OneLineParser(
         prog="basra play",
@@ -231,6 +230,18 @@ def _derived(seed: str, *parts: object) -> str:
     return hashlib.sha256(text.encode("utf-8")).hexdigest()
 
 
+def seeded_server_seed(seed: str, nonce: int) -> str:
+    """With ``--seed``: round ``nonce``'s server seed, derived from the seed."""
+    return _derived(seed, "server", nonce)
+
+
+def seeded_part(seed: str, nonce: int, own_text: str = "") -> str:
+    """With ``--seed``: the person's part of round ``nonce``'s client seed, its random bytes
+    derived from the seed (their own text, if any, cut, a ``.`` and 8 bytes; else 16)."""
+    noise = _derived(seed, "part", nonce)
+    return f"{own_text_cut(own_text)}.{noise[:16]}" if own_text else noise[:32]
+
+
 def own_text_cut(own_text: str) -> str:
     """The person's own text as it goes into their part: its first
     :data:`~basra.shuffle.OWN_TEXT_BYTES` bytes at most, cut at a character boundary."""
@@ -251,14 +262,18 @@ PARTS_EXPLAINED = ("The client seed is one part per seat: yours is your text plu
 
 
 class Session:
-    """One match of ``basra play``: the table, the bots, the record and the dialogue."""
+    """One match of ``basra play``: the table, the bots and the dialogue, around a
+    :class:`~basra.driver.MatchDriver` that holds the match, its seeds and its record. The
+    session is every seat's player (the person's prompt, or a bot), and it shows what the
+    driver's events say: each commitment, deal, play, round's end and the winner."""
 
-    def __init__(self, args: argparse.Namespace, rules: Rules, teams: bool, console: Console,
-                 input_fn: InputFn) -> None:
+    def __init__(self, args: argparse.Namespace, rules: Rules, seating: Seating,
+                 console: Console, input_fn: InputFn) -> None:
         self.args = args
         self.rules = rules
-        self.seats: int = args.players
-        self.teams = teams
+        self.seating = seating
+        self.seats = seating.seats
+        self.teams = seating.teams
         self.console = console
         self.input_fn = input_fn
         self.seed: str | None = args.seed
@@ -271,15 +286,14 @@ class Session:
         }
         self.labels = [self.me] + [f"Bot {seat}" for seat in range(1, self.seats)]
         players = [args.name or "player"] + [self.bots[s].name for s in range(1, self.seats)]
-        self.builder = RecordBuilder(rules, players, teams)
+        self.driver = MatchDriver(rules, seating, players, self.on_event)
+        self.driver.keep_decks = True
         self.own_text = ""
         """The person's own text in their part of the client seed ("": random only)."""
         self.used_parts: set[str] = set()
         """The person's parts of the rounds dealt so far: a part is never used twice."""
-        self.match: Match = new_match(rules, self.seats, teams)
         self.fairness: Fairness | None = None
-        """The fairness data of the round in play (or about to be dealt)."""
-        self.next_server_seed = ""
+        """The fairness data of the round in play, until its server seed is revealed."""
         self.carry_in = 0
         self.saved: Path | None = None
 
@@ -302,23 +316,22 @@ class Session:
     def cards(self, cards: Sequence[Card] | CardSet, empty: str = "nothing") -> Text:
         return cards_line(cards, self.symbols, empty=empty)
 
-    def side_of(self, seat: int) -> int:
-        return seat % 2 if self.teams else seat
+    @property
+    def match(self) -> Match:
+        return self.driver.match
+
+    @property
+    def my_side(self) -> int:
+        return self.seating.side_of(ME)
 
     def side_label(self, side: int) -> str:
-        if not self.teams:
-            return self.labels[side]
-        return f"{self.labels[side]} & {self.labels[side + 2]}"
+        return self.seating.side_names(self.labels)[side]
 
     def side_subject(self, side: int) -> str:
         """A side as the subject of a sentence."""
-        if side == self.side_of(ME):
+        if side == self.my_side:
             return "Your side" if self.teams else "You"
         return self.side_label(side)
-
-    @property
-    def sides(self) -> int:
-        return 2 if self.teams else self.seats
 
     @property
     def deals(self) -> int:
@@ -359,7 +372,6 @@ class Session:
             while True:
                 self.play_round()
                 if self.match.winner is not None:
-                    self.announce_winner()
                     break
                 self.prepare_round()
                 self.between_rounds()
@@ -391,18 +403,14 @@ class Session:
                           style="bold yellow"))
         self.say("Type help at any prompt for the rules and the commands.", style="dim")
 
-    def draw_server_seed(self, nonce: int) -> str:
-        if self.seed is not None:
-            return _derived(self.seed, "server", nonce)
-        return new_server_seed()
-
     def prepare_round(self) -> None:
-        """Draw the next round's server seed and show its commitment."""
-        nonce = self.match.rounds_started + 1
-        self.next_server_seed = self.draw_server_seed(nonce)
+        """Draw the next round's server seed (the driver shows its commitment)."""
+        nonce = self.driver.next_round
+        self.driver.commit(None if self.seed is None else seeded_server_seed(self.seed, nonce))
+
+    def show_commitment(self, seeds: RoundSeeds) -> None:
         self.say()
-        self.say(f"Round {nonce} commitment: ", Text(commitment(self.next_server_seed),
-                                                     style="bold"))
+        self.say(f"Round {seeds.number} commitment: ", Text(seeds.commitment, style="bold"))
         self.say("  (SHA-256 of the server seed, which is revealed after the round)",
                  style="dim")
 
@@ -415,16 +423,7 @@ class Session:
             while part in self.used_parts:  # 64 random bits or more: never in practice
                 part = fresh_part(self.own_text)
             return part
-        noise = _derived(self.seed, "part", nonce)
-        return f"{own_text_cut(self.own_text)}.{noise[:16]}" if self.own_text else noise[:32]
-
-    def client_seed(self, nonce: int) -> str:
-        """Round ``nonce``'s client seed: the person's fresh part, then each bot's part,
-        derived from the round's server seed (FAIRNESS.md, "Seat parts")."""
-        mine = self.my_part(nonce)
-        self.used_parts.add(mine)
-        bots = [seat_part(self.next_server_seed, nonce, seat) for seat in range(1, self.seats)]
-        return "|".join([mine, *bots])
+        return seeded_part(self.seed, nonce, self.own_text)
 
     def set_own_text(self, text: str) -> bool:
         """Take ``text`` as the person's own text; False (after a hint) if it cannot be."""
@@ -465,7 +464,7 @@ class Session:
                 return
 
     def between_rounds(self) -> None:
-        nonce = self.match.rounds_started + 1
+        nonce = self.driver.next_round
         while True:
             answer = self.ask(f"Enter: deal round {nonce} · seed TEXT: your client seed text · "
                               "quit > ")
@@ -487,50 +486,63 @@ class Session:
     # ------------------------------------------------------------------ a round
 
     def play_round(self) -> None:
-        nonce = self.match.rounds_started + 1
-        fairness = Fairness.from_seeds(self.next_server_seed, self.client_seed(nonce), nonce)
-        self.say(f"Round {nonce} client seed: ", Text(fairness.client_seed, style="bold"),
+        """Deal the committed round, the client seed made of the person's fresh part and
+        each bot's part derived from the round's server seed (FAIRNESS.md, "Seat parts"),
+        and play it out."""
+        mine = self.my_part(self.driver.next_round)
+        self.used_parts.add(mine)
+        self.driver.deal([mine])
+        self.driver.play_round([self] * self.seats)
+
+    def choose(self, v: SeatView, /) -> Play:
+        """A seat's play for the driver: the person's answer, or the seat's bot's."""
+        return self.my_turn(v) if v.seat == ME else self.bot_play(v)
+
+    def on_event(self, event: Event) -> None:
+        """Show what the driver did."""
+        if isinstance(event, Committed):
+            self.show_commitment(event.seeds)
+        elif isinstance(event, Dealt):
+            self.show_deal(event)
+        elif isinstance(event, Played):
+            self.announce(event)
+        elif isinstance(event, RoundOver):
+            self.round_over()
+        elif isinstance(event, MatchOver):
+            self.announce_winner()
+
+    def show_deal(self, event: Dealt) -> None:
+        assert event.seeds is not None
+        fairness = event.seeds.fairness
+        assert fairness is not None
+        self.say(f"Round {event.number} client seed: ", Text(fairness.client_seed, style="bold"),
                  Text("  (your part, then each bot's)", style="dim"), wrap=False)
-        deck = shuffled_deck(fairness.server_seed, fairness.client_seed, nonce)
         self.carry_in = self.match.carry
-        self.match = start_round(self.match, deck)
         self.fairness = fairness
-        self.builder.start_round(deck=deck, fairness=fairness)
         rnd = self.match.round
         assert rnd is not None
         first = rnd.turn
         self.say()
-        self.console.rule(Text(f"Round {nonce}", style="bold"))
+        self.console.rule(Text(f"Round {event.number}", style="bold"))
         dealer = "You deal" if rnd.dealer == ME else f"{self.labels[rnd.dealer]} deals"
         opener = "you play" if first == ME else f"{self.labels[first]} plays"
         self.say(f"{dealer}; {opener} first. Opening floor: ", self.cards(rnd.floor))
-        while not rnd.finished:
-            seat = rnd.turn
-            before = rnd
-            move = self.my_turn() if seat == ME else self.bot_play(seat)
-            self.match = engine_play(self.match, move, seat)
-            self.builder.add_play(move, seat)
-            rnd = self.match.round
-            assert rnd is not None and rnd.log is not None
-            self.announce(seat, move, before.floor, rnd.log.basra)
-            if not rnd.finished and rnd.dealt != before.dealt:
-                self.say(Text(f"Deal {rnd.deal_number} of {self.deals}: "
-                              f"{self.rules.deal_size} new cards each, "
-                              f"{rnd.stock_left} left in the stock.", style="dim"))
-        self.round_over()
 
-    def bot_play(self, seat: int) -> Play:
-        bot = self.bots[seat]
-        seen = view(self.match, seat)
+    def bot_play(self, seen: SeatView) -> Play:
+        assert seen.seat is not None
+        bot = self.bots[seen.seat]
         if bot.level == "hard" and self.console.is_terminal:
-            with self.console.status(f"{self.labels[seat]} is thinking…"):
+            with self.console.status(f"{self.labels[seen.seat]} is thinking…"):
                 return bot.choose(seen)
         return bot.choose(seen)
 
-    def announce(self, seat: int, move: Play, floor: CardSet, basra: int) -> None:
+    def announce(self, event: Played) -> None:
+        seat, (card, take), basra = event.seat, event.play, event.log.basra
+        before = event.before.round
+        assert before is not None
+        floor = before.floor
         who = "You" if seat == ME else self.labels[seat]
         s = "" if seat == ME else "s"
-        card, take = move
         if not take:
             self.say(f"{who} lay{s} ", self.card(card), " on the floor.")
         elif take == floor and self.rules.is_power(card):
@@ -540,6 +552,12 @@ class Session:
             cleared = " and clear the floor" if seat == ME else " and clears the floor"
             self.say(f"{who} play{s} ", self.card(card), f" and take{s} ", self.cards(take),
                      cleared if take == floor else "", ".", *self.basra_text(basra))
+        rnd = self.match.round
+        assert rnd is not None
+        if not rnd.finished and rnd.dealt != before.dealt:
+            self.say(Text(f"Deal {rnd.deal_number} of {self.deals}: "
+                          f"{self.rules.deal_size} new cards each, "
+                          f"{rnd.stock_left} left in the stock.", style="dim"))
 
     @staticmethod
     def basra_text(points: int) -> list[Text]:
@@ -570,16 +588,12 @@ class Session:
         for column in ("sets", "total", "pile", "basras")[0 if multi_set else 1:]:
             table.add_column(column, justify="right")
         table.add_column("in hand", justify="right")
-        for side in range(self.sides):
-            seats = [s for s in range(self.seats) if self.side_of(s) == side]
-            if len(seats) == 1:
-                held = str(v.hand_counts[seats[0]])
-            else:
-                held = " · ".join(str(v.hand_counts[s]) for s in seats)
+        for side in range(self.seating.sides):
+            held = " · ".join(str(v.hand_counts[s]) for s in self.seating.seats_of(side))
             basras = str(v.basras[side])
             if v.basra_points[side]:
                 basras += f" ({v.basra_points[side]})"
-            label = Text(self.side_label(side), style="bold" if side == self.side_of(ME) else "")
+            label = Text(self.side_label(side), style="bold" if side == self.my_side else "")
             row = [str(v.totals[side]), str(v.pile_counts[side]), basras, held]
             if multi_set:
                 row.insert(0, str(v.sets[side]))
@@ -597,8 +611,7 @@ class Session:
     def hand_order(v: SeatView) -> list[Card]:
         return by_rank(v.hand)
 
-    def my_turn(self) -> Play:
-        v = view(self.match, ME)
+    def my_turn(self, v: SeatView) -> Play:
         self.show_table(v)
         hand = self.hand_order(v)
         numbers = "1" if len(hand) == 1 else f"1-{len(hand)}"
@@ -735,10 +748,10 @@ class Session:
         assert rnd is not None and rnd.finished
         result = self.match.results[-1]
         if rnd.leftover:
-            receiver = rnd.last_taker if rnd.last_taker >= 0 else self.side_of(rnd.dealer)
+            receiver = rnd.last_taker if rnd.last_taker >= 0 else self.seating.side_of(rnd.dealer)
             why = "the last capture" if rnd.last_taker >= 0 else "the deal (nobody captured)"
-            target = ("you" if receiver == self.side_of(ME) and not self.teams
-                      else ("your side" if receiver == self.side_of(ME)
+            target = ("you" if receiver == self.my_side and not self.teams
+                      else ("your side" if receiver == self.my_side
                             else self.side_label(receiver)))
             self.say("The cards left on the floor, ", self.cards(rnd.leftover),
                      f", go to {target} for {why}.")
@@ -817,7 +830,7 @@ class Session:
             score = f"{winner_first(self.match.sets, winner)} in sets"
         else:
             score = winner_first(result.totals, winner)
-        if winner == self.side_of(ME):
+        if winner == self.my_side:
             who = "Your side wins" if self.teams else "You win"
         else:
             who = f"{self.side_label(winner)} win{'' if self.teams else 's'}"
@@ -842,7 +855,7 @@ class Session:
         return 130 if reason == "interrupt" else 0
 
     def save(self) -> int:
-        record = self.builder.build()
+        record = self.driver.record.build()
         if not record.rounds:
             self.say("No round was dealt, so there is no record to save.")
             return 0
@@ -874,26 +887,16 @@ def winner_first(scores: Sequence[int], winner: int) -> str:
     return " – ".join(str(n) for n in ordered)
 
 
-def _seating(rules: Rules, players: int, teams: bool) -> bool:
-    """The teams setting to play with; four players where only teams are allowed play in
-    teams. Raises :class:`~basra.errors.SeatingError` for a seating the variant forbids."""
-    if not teams and (players, False) not in rules.seatings and (players, True) in rules.seatings:
-        teams = True
-    rules.check_seating(players, teams)
-    return teams
-
-
 def main(argv: list[str] | None = None, *, input_fn: InputFn = input,
          console: Console | None = None) -> int:
     """Run ``basra play``; returns the exit status (2 for bad arguments)."""
     parser = build_parser()
-    try:
-        args = parser.parse_args(argv)
-    except SystemExit as exc:  # bad arguments, or --help
-        return exc.code if isinstance(exc.code, int) else int(exc.code is not None)
+    args = parse_or_status(parser, argv)
+    if isinstance(args, int):  # bad arguments, or --help
+        return args
     try:
         rules = find_variant(args.variant)
-        teams = _seating(rules, args.players, args.teams)
+        seating = Seating.choose(rules, args.players, args.teams)
         if args.client_seed is not None:
             problem = own_text_problem(args.client_seed)
             if problem is not None:
@@ -902,10 +905,9 @@ def main(argv: list[str] | None = None, *, input_fn: InputFn = input,
             raise BasraError("--name may not start with 'bot:' (it marks a bot's seat in the "
                              "match record)")
     except BasraError as exc:
-        print(f"{parser.prog}: error: {' '.join(str(exc).split())}", file=sys.stderr)
-        return 2
+        return parser.complain(str(exc))
     out = console if console is not None else Console(highlight=False)
-    return Session(args, rules, teams, out, input_fn).run()
+    return Session(args, rules, seating, out, input_fn).run()
 
 
 __all__ = ["build_parser", "main"]

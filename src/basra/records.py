@@ -1,12 +1,12 @@
-"""Match records, basra-record/1 (RECORDS.md): parse, write, build, replay and verify.
+"""Match records, basra-record/1 (RECORDS.md): the data, parse, write and build.
 
 A record is to Basra what PGN is to chess: one JSON document holding a whole match. This
 module turns its text into typed, frozen dataclasses (:func:`parse_record`), writes them back
 with canonical card names (:func:`to_json`, :func:`dumps`), builds them while a match is
-played (:class:`RecordBuilder`), replays them through the engine checking every play
-(:func:`replay`, :func:`replay_json`) and checks their fair shuffles (:func:`verify`),
-including FAIRNESS.md's check 3 on the seats' parts of the client seed
-(:func:`seat_parts_problem`), which only :func:`verify` makes.
+played (:class:`RecordBuilder`), and checks a round's fairness data against itself
+(:func:`fairness_problem`) and FAIRNESS.md's check 3 on the seats' parts of the client seed
+(:func:`seat_parts_problem`). Replaying a record through the match driver and verifying it
+is :mod:`basra.replay`'s.
 
 Every problem is a :class:`~basra.errors.RecordError` with a one-line message that starts
 with ``record:`` (the whole record), ``round N:`` (a round) or ``round N, play M:`` (a play),
@@ -15,21 +15,19 @@ both numbers 1-based.
 >>> from basra.shuffle import shuffled_deck
 >>> builder = RecordBuilder("egyptian", ["amira", "bot:expert"])
 >>> builder.start_round(deck=shuffled_deck("00" * 32, "", 1))
->>> result = replay(parse_record(dumps(builder.build())))
->>> replay_json(result)
-{'variant': 'egyptian', 'rounds': [], 'winner': None}
+>>> parse_record(dumps(builder.build())) == builder.build()
+True
 """
 
 from __future__ import annotations
 
 import json
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
-from typing import NotRequired, TypedDict, TypeVar
+from dataclasses import asdict, dataclass
+from typing import TypeVar
 
 from basra.cards import NAMES, Card, CardSet, names_of, parse_card, parse_card_set
-from basra.engine import Match, Play, RoundResult, check_deck, new_match, start_round
-from basra.engine import play as engine_play
+from basra.engine import Play, check_deck
 from basra.errors import BasraError, RecordError
 from basra.rules import Rules, find_variant
 from basra.shuffle import (
@@ -80,13 +78,8 @@ class Fairness:
         return shuffled_deck(self.server_seed, self.client_seed, self.nonce)
 
     def to_json(self) -> dict[str, object]:
-        """The ``fairness`` object of a record."""
-        return {
-            "server_seed": self.server_seed,
-            "client_seed": self.client_seed,
-            "nonce": self.nonce,
-            "commitment": self.commitment,
-        }
+        """The ``fairness`` object of a record: its fields, in order."""
+        return asdict(self)
 
 
 @dataclass(frozen=True, slots=True)
@@ -237,7 +230,8 @@ class _Shape(Exception):
 def parse_record(source: str | bytes | Mapping[str, object]) -> MatchRecord:
     """Read a record from JSON text or an already decoded object, checking its shape.
 
-    Unknown extra fields are ignored. Whether the plays are legal is :func:`replay`'s job.
+    Unknown extra fields are ignored. Whether the plays are legal is
+    :func:`basra.replay.replay`'s job.
     """
     data = _decode(source) if isinstance(source, str | bytes) else source
     if not isinstance(data, Mapping):
@@ -374,25 +368,7 @@ def _parse_play(where: str, raw: object, seats: int) -> PlayEntry:
     return PlayEntry(card, take, seat)
 
 
-# --------------------------------------------------------------------------- replaying
-
-
-@dataclass(frozen=True, slots=True)
-class ReplayResult:
-    """A replayed record: the record and the match as it stands after its last play."""
-
-    record: MatchRecord
-    match: Match
-
-    @property
-    def results(self) -> tuple[RoundResult, ...]:
-        """One scored result per complete round."""
-        return self.match.results
-
-    @property
-    def winner(self) -> int | None:
-        """The side that won the match, or ``None`` while it is undecided."""
-        return self.match.winner
+# --------------------------------------------------------------------------- checking
 
 
 def fairness_problem(number: int, rnd: RoundRecord, *, check_nonce_number: bool = False
@@ -455,135 +431,6 @@ def round_deck(rnd: RoundRecord) -> tuple[Card, ...]:
     return rnd.fairness.deck()
 
 
-def replay(record: MatchRecord) -> ReplayResult:
-    """Replay a record under its variant's rules, checking every play.
-
-    Raises :class:`RecordError` for an illegal record: a play the rules forbid, a deck that
-    disagrees with the round's seeds, a commitment that does not match its server seed, a
-    round left incomplete before the last, or a round after the match was decided.
-    """
-    return ReplayResult(record, _walk(record, verifying=False, report=[]))
-
-
-def _walk(record: MatchRecord, *, verifying: bool, report: list[str]) -> Match:
-    """Replay every round, appending a line to ``report`` for each one that passed.
-
-    ``verifying`` adds the nonce check and the seats' parts check (FAIRNESS.md's check 3,
-    made after the commitment and the deck, before the plays) and says ``not fair`` when a
-    round with fairness data fails (its plays do not fit the deck its seeds give)."""
-    match = new_match(record.rules, len(record.players), record.teams)
-    for number, rnd in enumerate(record.rounds, 1):
-        label = "not fair: " if verifying and rnd.fairness is not None else ""
-        if match.over:
-            raise RecordError(f"round {number}: the match was decided in round {number - 1}; "
-                              "a record may not go on after that")
-        reason = fairness_problem(number, rnd, check_nonce_number=verifying)
-        if reason is None and verifying and rnd.fairness is not None:
-            reason = seat_parts_problem(record.players, rnd.fairness)
-        if reason is not None:
-            raise RecordError(f"round {number}: {label}{reason}")
-        try:
-            match = start_round(match, round_deck(rnd))
-        except BasraError as exc:  # only for records built by hand, not parsed
-            raise RecordError(f"round {number}: {exc}") from None
-        for index, entry in enumerate(rnd.plays, 1):
-            try:
-                match = engine_play(match, entry.play, entry.seat)
-            except BasraError as exc:
-                raise RecordError(f"round {number}, play {index}: {label}{exc}") from None
-        _check_complete(number, match, number == len(record.rounds))
-        report.append(f"round {number}: " + ("fair" if rnd.fairness else "no fairness data"))
-    return match
-
-
-def _check_complete(number: int, match: Match, last: bool) -> None:
-    """Only the last round of a record may stop before its last play."""
-    rnd = match.round
-    if last or rnd is None or rnd.finished:
-        return
-    most = match.rules.plays_per_round
-    raise RecordError(f"round {number}: only {rnd.played} of {most} plays, but only the last "
-                      "round may be incomplete")
-
-
-class RoundJson(TypedDict):
-    """A complete round in ``basra replay --json``: lists are indexed by side."""
-
-    cards: list[int]
-    basras: list[int]
-    points: list[int]
-    carry: int
-    totals: list[int]
-    set_winner: NotRequired[int]
-    """Only on a round that ends a set (multi-set variants)."""
-
-
-class ReplayJson(TypedDict):
-    """The object ``basra replay --json`` prints (RECORDS.md)."""
-
-    variant: str
-    rounds: list[RoundJson]
-    sets: NotRequired[list[int]]
-    """Set wins per side (multi-set variants only)."""
-    winner: int | None
-
-
-def replay_json(result: ReplayResult) -> ReplayJson:
-    """The object ``basra replay --json`` prints (RECORDS.md): per complete round the
-    cards, basras, points, carry and totals per side, and the winner (or ``None``)."""
-    multi_set = result.match.rules.sets_to_win > 1
-    rounds = []
-    for res in result.results:
-        row = RoundJson(cards=list(res.cards), basras=list(res.basras),
-                        points=list(res.points), carry=res.carry, totals=list(res.totals))
-        if multi_set and res.set_winner is not None:
-            row["set_winner"] = res.set_winner
-        rounds.append(row)
-    if multi_set:
-        return ReplayJson(variant=result.match.rules.name, rounds=rounds,
-                          sets=list(result.match.sets), winner=result.winner)
-    return ReplayJson(variant=result.match.rules.name, rounds=rounds, winner=result.winner)
-
-
-# --------------------------------------------------------------------------- verifying
-
-
-@dataclass(frozen=True, slots=True)
-class Verification:
-    """The outcome of :func:`verify`: a line per round that passed, then the failure."""
-
-    lines: tuple[str, ...]
-    """``round N: fair`` or ``round N: no fairness data``, one per round checked."""
-    failure: str | None
-    """The first failure as one line, or ``None`` when every round passed."""
-
-    @property
-    def ok(self) -> bool:
-        """Whether the record is fair."""
-        return self.failure is None
-
-
-def verify(record: MatchRecord) -> Verification:
-    """Check the fairness of every round that carries it (FAIRNESS.md, "What a verifier
-    checks"): (1) the commitment matches the server seed; (2) the nonce is the round's
-    number, the deck (if also given) follows from the seeds, and the plays replay legally
-    on that deck; (3) the client seed has one part per seat and every bot seat's part is
-    the one derived from the server seed (:func:`seat_parts_problem`). :func:`replay`
-    makes only the legality checks, never check 3.
-
-    Rounds without fairness data are replayed too (a later round depends on them) and
-    reported as ``no fairness data``; that is not a failure unless no round has any.
-    """
-    if not any(r.fairness is not None for r in record.rounds):
-        return Verification((), "record: no round carries fairness data")
-    lines: list[str] = []
-    try:
-        _walk(record, verifying=True, report=lines)
-    except RecordError as exc:
-        return Verification(tuple(lines), str(exc))
-    return Verification(tuple(lines), None)
-
-
 __all__ = [
     "BOT_PREFIX",
     "FORMAT",
@@ -591,18 +438,11 @@ __all__ = [
     "MatchRecord",
     "PlayEntry",
     "RecordBuilder",
-    "ReplayJson",
-    "ReplayResult",
-    "RoundJson",
     "RoundRecord",
-    "Verification",
     "dumps",
     "fairness_problem",
     "parse_record",
-    "replay",
-    "replay_json",
     "round_deck",
     "seat_parts_problem",
     "to_json",
-    "verify",
 ]

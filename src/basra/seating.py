@@ -7,10 +7,13 @@ teams (four players) seats 0 and 2 play against seats 1 and 3.
 >>> s = Seating.choose(find_variant("egyptian"), 4)
 >>> s.teams, s.sides, s.side_of(3), s.seats_of(0)
 (True, 2, 1, (0, 2))
+>>> s.side_names(["amira", "nour", "sami", "rana"])
+['amira & sami', 'nour & rana']
 """
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 from basra.rules import Rules
@@ -45,6 +48,11 @@ class Seating:
     def seats_of(self, side: int) -> tuple[int, ...]:
         """The seats that score for ``side``, in seat order."""
         return tuple(s for s in range(self.seats) if self.side_of(s) == side)
+
+    def side_names(self, names: Sequence[str]) -> list[str]:
+        """A label per side from a name per seat: the seat's name, or the partners' names
+        joined by `` & `` in a team game."""
+        return [" & ".join(names[s] for s in self.seats_of(side)) for side in range(self.sides)]
 
     def describe(self) -> str:
         """``2 players`` or ``4 players in teams``."""

@@ -16,7 +16,8 @@ import random
 from pathlib import Path
 
 from basra.engine import legal_match_plays, new_match, play, start_round
-from basra.records import Fairness, MatchRecord, RecordBuilder, dumps, replay, replay_json
+from basra.records import Fairness, MatchRecord, RecordBuilder, dumps
+from basra.replay import replay, replay_json
 from basra.rules import find_variant
 from basra.shuffle import seat_part
 
