@@ -30,7 +30,7 @@ import time
 from typing import Any
 
 import httpx
-from serving import basra_serve
+from serving import basra_serve, bench_main
 from websockets.asyncio.client import ClientConnection, connect
 from websockets.exceptions import ConnectionClosed
 
@@ -169,19 +169,15 @@ async def run(args: argparse.Namespace) -> list[dict[str, Any]]:
                 for kind in ("quiet", "flood", "stalled")]
 
 
-def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+def options(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--seconds", type=float, default=20.0)
     parser.add_argument("--pace", type=float, default=0.1,
                         help="seconds between a state and the guest's play (default 0.1)")
     parser.add_argument("--flood", type=int, default=60_000)
     parser.add_argument("--stalled", type=int, default=5)
-    parser.add_argument("--json", action="store_true")
-    args = parser.parse_args()
-    results = asyncio.run(run(args))
-    if args.json:
-        print(json.dumps(results))
-        return
+
+
+def report(results: list[dict[str, Any]]) -> None:
     for r in results:
         extra = ""
         if "flood_sent" in r:
@@ -191,6 +187,9 @@ def main() -> None:
         print(f"{r['run']:>8}: {r['plays']} plays  p50 {r['p50_ms']} ms  p99 {r['p99_ms']} ms  "
               f"max {r['max_ms']} ms{extra}")
 
+
+def main() -> None:
+    bench_main(__doc__, options, run, report)
 
 if __name__ == "__main__":
     main()

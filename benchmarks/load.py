@@ -23,7 +23,7 @@ import time
 from typing import Any
 
 import httpx
-from serving import basra_serve
+from serving import basra_serve, bench_main
 from websockets.asyncio.client import connect
 
 TARGET_MS = 100.0
@@ -109,23 +109,22 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
             "steps": results, "max_matches_p99_under_100ms": max(held) if held else 0}
 
 
-def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+def options(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--steps", default="5,10,20,40,80",
                         type=lambda t: [int(x) for x in t.split(",")])
     parser.add_argument("--seconds", type=float, default=20.0)
     parser.add_argument("--bot", default="medium", help="the bots' level (default medium)")
     parser.add_argument("--db", default=None, help="a database URL (default: SQLite)")
     parser.add_argument("--seed", type=int, default=1)
-    parser.add_argument("--json", action="store_true")
-    args = parser.parse_args()
-    result = asyncio.run(run(args))
-    if args.json:
-        print(json.dumps(result))
-    else:
-        print(f"most concurrent matches with p99 under {TARGET_MS:.0f} ms: "
-              f"{result['max_matches_p99_under_100ms']}")
 
+
+def report(result: dict[str, Any]) -> None:
+    print(f"most concurrent matches with p99 under {TARGET_MS:.0f} ms: "
+          f"{result['max_matches_p99_under_100ms']}")
+
+
+def main() -> None:
+    bench_main(__doc__, options, run, report)
 
 if __name__ == "__main__":
     main()

@@ -23,7 +23,7 @@ from pathlib import Path
 from typing import Any
 
 import httpx
-from serving import basra_serve
+from serving import basra_serve, bench_main
 from websockets.asyncio.client import connect
 
 REMATCH_WINDOW = 2.0
@@ -127,19 +127,15 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
             "held_after": held}
 
 
-def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+def options(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--matches", type=int, default=1000)
     parser.add_argument("--warmup", type=int, default=50)
     parser.add_argument("--tickets", type=int, default=200)
     parser.add_argument("--concurrency", type=int, default=8)
     parser.add_argument("--db", default=None, help="a database URL (default: SQLite)")
-    parser.add_argument("--json", action="store_true")
-    args = parser.parse_args()
-    result = asyncio.run(run(args))
-    if args.json:
-        print(json.dumps(result))
-        return
+
+
+def report(result: dict[str, Any]) -> None:
     print(f"{result['db']}: {result['matches']} matches ({result['plays']} plays) and "
           f"{result['tickets']} lapsed tickets in {result['seconds']} s")
     print(f"RSS: idle {result['rss_idle_mb']} MB, after {result['warmup']} warm-up matches "
@@ -148,6 +144,9 @@ def main() -> None:
           f"(growth after warm-up {result['growth_after_warmup_mb']:+} MB)")
     print(f"held once idle: {result['held_after']}")
 
+
+def main() -> None:
+    bench_main(__doc__, options, run, report)
 
 if __name__ == "__main__":
     main()

@@ -4,15 +4,18 @@ stopped afterwards whatever happens."""
 
 from __future__ import annotations
 
+import argparse
 import asyncio
 import contextlib
+import json
 import socket
 import subprocess
 import sys
 import tempfile
 import time
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Awaitable, Callable
 from dataclasses import dataclass
+from typing import Any
 
 import httpx
 
@@ -63,3 +66,19 @@ async def basra_serve(*options: str, db: str | None = None) -> AsyncIterator[Ser
                 process.wait(20)
             if process.poll() is None:
                 process.kill()
+
+
+def bench_main(doc: str, options: Callable[[argparse.ArgumentParser], None],
+               run: Callable[[argparse.Namespace], Awaitable[Any]],
+               report: Callable[[Any], None]) -> None:
+    """A benchmark's command line: its ``options`` and ``--json``; runs ``run(args)`` and
+    prints its result as one JSON value or as ``report`` tells it."""
+    parser = argparse.ArgumentParser(description=doc.splitlines()[0])
+    options(parser)
+    parser.add_argument("--json", action="store_true", help="print one JSON value")
+    args = parser.parse_args()
+    result = asyncio.run(run(args))
+    if args.json:
+        print(json.dumps(result))
+    else:
+        report(result)

@@ -15,6 +15,7 @@ import asyncio
 import contextlib
 import copy
 import json
+import os
 import random
 import signal
 import socket
@@ -23,14 +24,15 @@ import sys
 import threading
 import time
 import uuid
-from collections.abc import Callable, Iterator
+from collections.abc import Awaitable, Callable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 import httpx
 import pytest
 import uvicorn
+from fastapi import FastAPI
 from websockets.asyncio.client import ClientConnection, connect
 
 from basra.cards import NAMES, names_of, parse_card
@@ -44,6 +46,7 @@ from basra.server.listen import listening_socket
 from basra.server.main import server_config
 from postgres_helpers import POSTGRES, drop_schema
 
+T = TypeVar("T")
 BACKENDS = ("sqlite", "postgresql")
 FAST = {"seed_window_seconds": 0.0, "bot_delay_seconds": 0.0, "grace_seconds": 0.3,
         "clock_seconds": 30.0, "quick_match_bot_offer_seconds": 0.5,
@@ -116,14 +119,15 @@ def free_port() -> int:
 
 
 @contextlib.contextmanager
-def running_server(settings: Settings) -> Iterator[str]:
-    """Serve ``create_app(settings)`` on 127.0.0.1 in a thread; yields the base URL.
+def running_server(settings: Settings, app: FastAPI | None = None) -> Iterator[str]:
+    """Serve ``app`` (default ``create_app(settings)``) on 127.0.0.1 in a thread; yields
+    the base URL.
 
     Uvicorn's logging is left unconfigured, so its records (an ASGI traceback included)
     reach the root logger, where pytest's ``caplog`` sees them."""
     port = free_port()
     sock = listening_socket("127.0.0.1", port, settings)
-    server = uvicorn.Server(server_config(create_app(settings), "warning"))
+    server = uvicorn.Server(server_config(app or create_app(settings), "warning"))
     thread = threading.Thread(target=server.run, kwargs={"sockets": [sock]}, daemon=True)
     thread.start()
     deadline = time.monotonic() + 30
@@ -307,6 +311,15 @@ def over(state: dict[str, Any]) -> bool:
     return bool(state["table"]["status"] == "finished")
 
 
+def pending_round(state: dict[str, Any]) -> int | None:
+    """The round waiting for client seeds, if any."""
+    current = state["table"]["fairness"]["current"]
+    if state["table"]["phase"] != "seeding" or current is None:
+        return None
+    number: int = current["round"]
+    return number
+
+
 async def new_guest(base: str, http: httpx.AsyncClient, name: str) -> Guest:
     return await Guest(base, name).sign_in(http)
 
@@ -331,6 +344,86 @@ async def play_out(*guests: Guest, timeout: float = 240,
     return results[0]
 
 
+async def bot_table(base: str, http: httpx.AsyncClient, guest: Guest,
+                    level: str = "random", **options: Any) -> str:
+    """A table where ``guest`` plays bots of ``level``: its id."""
+    r = await http.post(f"{base}/api/tables/bot", headers=guest.headers,
+                        json={"bot_level": level, **options})
+    assert r.status_code == 201, r.text
+    table_id: str = r.json()["table"]["id"]
+    return table_id
+
+
+async def private_table(base: str, http: httpx.AsyncClient, owner: Guest,
+                        **options: Any) -> tuple[str, str]:
+    """A private table ``owner`` creates: its id and invite code."""
+    r = await http.post(f"{base}/api/tables/private", headers=owner.headers, json=options)
+    assert r.status_code == 201, r.text
+    link: str = r.json()["invite_link"]
+    return r.json()["table"]["id"], link.rsplit("/", maxsplit=1)[-1]
+
+
+async def join(base: str, http: httpx.AsyncClient, guest: Guest, code: str) -> int:
+    """``guest`` opens the invite: their seat."""
+    r = await http.post(f"{base}/api/tables/join", headers=guest.headers,
+                        json={"invite_code": code})
+    assert r.status_code == 200, r.text
+    seat: int = r.json()["seat"]
+    return seat
+
+
+async def two_at_a_private_table(base: str, http: httpx.AsyncClient,
+                                 **options: Any) -> tuple[str, Guest, Guest]:
+    """Amira opens a private table, Omar joins it by its invite, both connect: the table's
+    id and the two guests."""
+    amira = await new_guest(base, http, "Amira")
+    omar = await new_guest(base, http, "Omar")
+    table_id, code = await private_table(base, http, amira, **options)
+    await join(base, http, omar, code)
+    await amira.connect(table_id)
+    await omar.connect(table_id)
+    return table_id, amira, omar
+
+
+async def next_message(guest: Guest, kind: str, timeout: float = 10) -> dict[str, Any]:
+    """The first message of ``kind`` the guest got, or the next one (read on)."""
+    for message in guest.log:
+        if message["type"] == kind:
+            return message
+    deadline = time.monotonic() + timeout
+    while True:
+        message = await guest.receive(max(0.1, deadline - time.monotonic()))
+        if message["type"] == kind:
+            return message
+
+
+async def play_match_sending_parts(
+        guest: Guest, parts: dict[int, str], timeout: float = 240,
+        choose: Callable[[dict[str, Any]], dict[str, Any]] | None = None,
+        part: Callable[[int], str] | None = None) -> dict[str, Any]:
+    """Play to the end: on every turn the first legal play (or ``choose(view)``, a play
+    ``{"card", "take"}``); for every round, send a fresh part (or ``part(round)``) the
+    moment its commitment is seen (as the browser does), and note it in ``parts``."""
+    sent = -1
+    while True:
+        state = await guest.until(
+            lambda s, last=sent: over(s)
+            or (pending_round(s) is not None and pending_round(s) not in parts)
+            or (guest.my_turn(s) and s["version"] > last), timeout)
+        if over(state):
+            return state
+        number = pending_round(state)
+        if number is not None and number not in parts:
+            parts[number] = part(number) if part else f"part-{number}-{os.urandom(6).hex()}"
+            await guest.send({"type": "seed", "round": number, "client_seed": parts[number]})
+            continue
+        sent = state["version"]
+        if choose is None:
+            await guest.play_first_legal()
+        else:
+            await guest.send({"type": "play", "version": sent, **choose(state["view"])})
+
+
 async def play_turns(guests: list[Guest], until: Callable[[dict[str, Any]], bool],
                      timeout: float = 120, rng: random.Random | None = None) -> None:
     """Like :func:`play_out`, but each guest stops playing once its latest state satisfies
@@ -352,6 +445,24 @@ async def play_turns(guests: list[Guest], until: Callable[[dict[str, Any]], bool
 
 def run(coro: Any) -> Any:
     return asyncio.run(coro)
+
+
+def serve(where: Backend | Path, scenario: Callable[[str, httpx.AsyncClient], Awaitable[T]],
+          **settings: Any) -> T:
+    """Run ``scenario(base, http)`` against a real server with ``settings`` (over
+    :data:`FAST`): on the back end ``where``, or on SQLite in the folder ``where``; its
+    answer is the scenario's."""
+    async def with_client(base: str) -> T:
+        async with httpx.AsyncClient() as http:
+            return await scenario(base, http)
+
+    if isinstance(where, Backend):
+        with running_server(where.settings(**settings)) as base:
+            answer: T = run(with_client(base))
+            return answer
+    with database("sqlite", where) as store, running_server(store.settings(**settings)) as base:
+        answer = run(with_client(base))
+        return answer
 
 
 # ---------------------------------------------------------------------------------------

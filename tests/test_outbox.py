@@ -5,6 +5,7 @@ from __future__ import annotations
 import asyncio
 
 from basra.server.limits import AddressBuckets, address_key
+from basra.server.messages import Pong
 from basra.server.outbox import Outbox
 
 
@@ -32,7 +33,7 @@ def test_a_peer_that_reads_too_slowly_to_keep_up_is_closed() -> None:
         outbox = Outbox(socket, limit=100, stall_seconds=0.5)
         writer = asyncio.create_task(outbox.run())
         for _ in range(20):
-            if not outbox.put({"type": "state"}):
+            if not outbox.put(Pong(1)):
                 break
             await asyncio.sleep(0.05)
         await asyncio.wait_for(writer, 5)
@@ -51,7 +52,7 @@ def test_a_peer_that_keeps_up_is_never_closed() -> None:
         outbox = Outbox(socket, limit=100, stall_seconds=0.5)
         writer = asyncio.create_task(outbox.run())
         for _ in range(50):
-            assert outbox.put({"type": "state"})
+            assert outbox.put(Pong(1))
             await asyncio.sleep(0.005)
         while outbox.queue:
             await asyncio.sleep(0.01)
@@ -67,9 +68,9 @@ def test_a_goodbye_is_sent_before_the_close() -> None:
         socket = SlowSocket(0.01)
         outbox = Outbox(socket, stall_seconds=1)
         writer = asyncio.create_task(outbox.run())
-        outbox.put({"type": "closed"})
+        outbox.put('{"type":"closed"}')  # a text, encoded once for many
         outbox.close("bye", code=1000, flush=True)
-        assert not outbox.put({"type": "late"})  # nothing after the goodbye
+        assert not outbox.put(Pong(2))  # nothing after the goodbye
         await asyncio.wait_for(writer, 5)
         assert outbox.closing is not None
         await outbox.closing

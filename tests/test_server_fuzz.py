@@ -23,7 +23,8 @@ import httpx
 import pytest
 from websockets.exceptions import ConnectionClosedError
 
-from basra.records import parse_record, verify
+from basra.records import parse_record
+from basra.replay import verify
 from server_harness import (
     ERROR_CODES,
     Guest,

@@ -15,20 +15,21 @@ from typing import Any
 import httpx
 
 from basra import __version__
-from basra.records import parse_record, replay, verify
+from basra.records import parse_record
+from basra.replay import replay, verify
 from basra.shuffle import commitment, seat_part
 from server_harness import (
     Backend,
     Guest,
     ServeProcess,
     backend_fixture,  # noqa: F401  (the backend fixture)
-    database,
+    bot_table,
     new_guest,
     over,
     play_out,
     play_turns,
     run,
-    running_server,
+    serve,
     strings_in,
 )
 
@@ -54,95 +55,91 @@ async def refused(guest: Guest, message: dict[str, Any], code: str) -> None:
 
 def test_rematch_at_a_private_table_and_against_a_bot_spectators_see_no_hand(
         backend: Backend) -> None:
-    async def scenario(base: str) -> None:
-        async with httpx.AsyncClient() as http:
-            amira = await new_guest(base, http, "Amira")
-            omar = await new_guest(base, http, "Omar")
-            watcher = Guest(base, "Watcher")
-            created = (await http.post(f"{base}/api/tables/private", headers=amira.headers,
-                                       json={"variant": "egyptian"})).json()
-            table_id = created["table"]["id"]
-            await amira.connect(table_id)
-            await watcher.connect(table_id)
-            await http.post(f"{base}/api/tables/join", headers=omar.headers,
-                            json={"invite_code": created["table"]["invite_code"]})
-            await omar.connect(table_id)
-            guests = (amira, omar, watcher)
-            try:
-                state = await watcher.until(lambda s: s["view"]["turn"] is not None)
-                assert state["you"] is None and "invite_code" not in state["table"]
-                await refused(amira, {"type": "rematch"}, "rematch/not_over")
-                await refused(watcher, {"type": "play", "version": state["version"],
-                                        "card": "5H", "take": []}, "play/not_seated")
-                await refused(watcher, {"type": "seed", "round": 1, "client_seed": "x"},
-                              "seed/not_seated")
-                await refused(watcher, {"type": "ready"}, "ready/not_seated")
-                watching = asyncio.create_task(watcher.until(over, 120))
-                await play_out(amira, omar)
-                await watching
-                # the spectator saw the whole match, and never a hand or a legal play
-                states = [m for m in watcher.log if m["type"] == "state"]
-                assert len(states) > 100
-                assert all(m["view"]["hand"] == [] and m["view"]["legal"] == []
-                           for m in states)
-                assert max(len(m["view"]["plays"]) for m in states) > 40
-                await refused(watcher, {"type": "rematch"}, "rematch/not_seated")
+    async def scenario(base: str, http: httpx.AsyncClient) -> None:
+        amira = await new_guest(base, http, "Amira")
+        omar = await new_guest(base, http, "Omar")
+        watcher = Guest(base, "Watcher")
+        created = (await http.post(f"{base}/api/tables/private", headers=amira.headers,
+                                   json={"variant": "egyptian"})).json()
+        table_id = created["table"]["id"]
+        await amira.connect(table_id)
+        await watcher.connect(table_id)
+        await http.post(f"{base}/api/tables/join", headers=omar.headers,
+                        json={"invite_code": created["table"]["invite_code"]})
+        await omar.connect(table_id)
+        guests = (amira, omar, watcher)
+        try:
+            state = await watcher.until(lambda s: s["view"]["turn"] is not None)
+            assert state["you"] is None and "invite_code" not in state["table"]
+            await refused(amira, {"type": "rematch"}, "rematch/not_over")
+            await refused(watcher, {"type": "play", "version": state["version"],
+                                    "card": "5H", "take": []}, "play/not_seated")
+            await refused(watcher, {"type": "seed", "round": 1, "client_seed": "x"},
+                          "seed/not_seated")
+            await refused(watcher, {"type": "ready"}, "ready/not_seated")
+            watching = asyncio.create_task(watcher.until(over, 120))
+            await play_out(amira, omar)
+            await watching
+            # the spectator saw the whole match, and never a hand or a legal play
+            states = [m for m in watcher.log if m["type"] == "state"]
+            assert len(states) > 100
+            assert all(m["view"]["hand"] == [] and m["view"]["legal"] == []
+                       for m in states)
+            assert max(len(m["view"]["plays"]) for m in states) > 40
+            await refused(watcher, {"type": "rematch"}, "rematch/not_seated")
 
-                # One asks: noted, no table yet. The other asks: a new table for both.
-                await amira.send({"type": "rematch"})
-                asked = await omar.until(lambda s: s["table"]["players"][0]["rematch"])
-                assert asked["table"]["rematch_table"] is None
-                await omar.send({"type": "rematch"})
-                done = await amira.until(lambda s: s["table"]["rematch_table"] is not None)
-                new_id = done["table"]["rematch_table"]
-                assert new_id != table_id
-                seen = await watcher.until(lambda s: s["table"]["rematch_table"] is not None)
-                assert seen["table"]["rematch_table"] == new_id
-                await amira.send({"type": "rematch"})  # asking again changes nothing
-                version, before = await amira.ping()
-                assert version == amira.state["version"]
-                assert not [m for m in before if m["type"] == "state"]
-                assert amira.state["table"]["rematch_table"] == new_id
-            finally:
-                for g in guests:
-                    await g.close()
+            # One asks: noted, no table yet. The other asks: a new table for both.
+            await amira.send({"type": "rematch"})
+            asked = await omar.until(lambda s: s["table"]["players"][0]["rematch"])
+            assert asked["table"]["rematch_table"] is None
+            await omar.send({"type": "rematch"})
+            done = await amira.until(lambda s: s["table"]["rematch_table"] is not None)
+            new_id = done["table"]["rematch_table"]
+            assert new_id != table_id
+            seen = await watcher.until(lambda s: s["table"]["rematch_table"] is not None)
+            assert seen["table"]["rematch_table"] == new_id
+            await amira.send({"type": "rematch"})  # asking again changes nothing
+            version, before = await amira.ping()
+            assert version == amira.state["version"]
+            assert not [m for m in before if m["type"] == "state"]
+            assert amira.state["table"]["rematch_table"] == new_id
+        finally:
+            for g in guests:
+                await g.close()
 
-            info = (await http.get(f"{base}/api/tables/{new_id}")).json()["table"]
-            assert info["status"] == "playing" and info["kind"] == "private"
-            assert [p["name"] for p in info["players"]] == ["Amira", "Omar"]
-            await amira.connect(new_id)
-            await omar.connect(new_id)
-            try:  # the new table is playable: a few turns each
-                await play_turns([amira, omar], lambda s: len(s["view"]["plays"]) >= 6)
-                assert amira.state["you"] == 0 and omar.state["you"] == 1
-            finally:
-                await amira.close()
-                await omar.close()
+        info = (await http.get(f"{base}/api/tables/{new_id}")).json()["table"]
+        assert info["status"] == "playing" and info["kind"] == "private"
+        assert [p["name"] for p in info["players"]] == ["Amira", "Omar"]
+        await amira.connect(new_id)
+        await omar.connect(new_id)
+        try:  # the new table is playable: a few turns each
+            await play_turns([amira, omar], lambda s: len(s["view"]["plays"]) >= 6)
+            assert amira.state["you"] == 0 and omar.state["you"] == 1
+        finally:
+            await amira.close()
+            await omar.close()
 
-            # Against a bot, the player's own request is enough.
-            r = await http.post(f"{base}/api/tables/bot", headers=amira.headers,
-                                json={"bot_level": "random", "variant": "egyptian"})
-            bot_table = r.json()["table"]["id"]
-            await amira.connect(bot_table)
-            try:
-                await play_out(amira)
-                await amira.send({"type": "rematch"})
-                done = await amira.until(lambda s: s["table"]["rematch_table"] is not None)
-                rematch = done["table"]["rematch_table"]
-                await amira.close()
-                await amira.connect(rematch)
-                state = await amira.until(amira.my_turn)
-                assert state["table"]["players"][1]["name"] == "bot:random"
-                await amira.play_first_legal()
-                await amira.until(lambda s: s["version"] > state["version"])
-            finally:
-                await amira.close()
-            history = (await http.get(f"{base}/api/history", headers=amira.headers)).json()
-            # (the rematch tables may be over too by now: their bots play the left seats)
-            assert {table_id, bot_table} <= {m["table"] for m in history["matches"]}
+        # Against a bot, the player's own request is enough.
+        against_bot = await bot_table(base, http, amira, variant="egyptian")
+        await amira.connect(against_bot)
+        try:
+            await play_out(amira)
+            await amira.send({"type": "rematch"})
+            done = await amira.until(lambda s: s["table"]["rematch_table"] is not None)
+            rematch = done["table"]["rematch_table"]
+            await amira.close()
+            await amira.connect(rematch)
+            state = await amira.until(amira.my_turn)
+            assert state["table"]["players"][1]["name"] == "bot:random"
+            await amira.play_first_legal()
+            await amira.until(lambda s: s["version"] > state["version"])
+        finally:
+            await amira.close()
+        history = (await http.get(f"{base}/api/history", headers=amira.headers)).json()
+        # (the rematch tables may be over too by now: their bots play the left seats)
+        assert {table_id, against_bot} <= {m["table"] for m in history["matches"]}
 
-    with running_server(backend.settings()) as base:
-        run(scenario(base))
+    serve(backend, scenario)
 
 
 # ---------------------------------------------------------------------------------------
@@ -151,135 +148,132 @@ def test_rematch_at_a_private_table_and_against_a_bot_spectators_see_no_hand(
 
 def test_client_seeds_are_used_in_their_round_and_the_commitment_comes_first(
         tmp_path: Path) -> None:
-    async def scenario(base: str) -> None:
-        async with httpx.AsyncClient() as http:
-            amira = await new_guest(base, http, "Amira")
-            omar = await new_guest(base, http, "Omar")
-            created = (await http.post(f"{base}/api/tables/private", headers=amira.headers,
-                                       json={"variant": "lebanese", "players": 3})).json()
-            table_id = created["table"]["id"]
-            await http.post(f"{base}/api/tables/join", headers=omar.headers,
-                            json={"invite_code": created["table"]["invite_code"]})
-            await amira.connect(table_id)
-            await omar.connect(table_id)
-            try:
-                # No part before the round's commitment: there is no round to send it for.
-                await amira.until(lambda s: s["table"]["status"] == "waiting")
-                await refused(amira, {"type": "seed", "round": 1, "client_seed": "early"},
-                              "seed/wrong_round")
-                r = await http.post(f"{base}/api/tables/{table_id}/bots",
-                                    headers=amira.headers, json={"level": "random"})
-                assert r.json() == {"seat": 2}
-                pending = await omar.until(lambda s: s["table"]["phase"] == "seeding")
-                current = pending["table"]["fairness"]["current"]
-                assert current["round"] == 1 and current["client_seed"] is None
-                assert current["parts_sent"] == [False, False, None]
-                assert pending["view"]["round"] == 0 and pending["view"]["hand"] == []
-                first_commitment = current["commitment"]
-                started = time.monotonic()
-                # Amira sends a part for round 1; Omar only says ready (his part is then
-                # derived from the server seed, as a bot's always is).
-                await refused(amira, {"type": "seed", "round": 2, "client_seed": "x"},
-                              "seed/wrong_round")
-                await amira.send({"type": "seed", "round": 1, "client_seed": "amira-7f3a"})
-                await amira.until(lambda s: s["table"]["fairness"]["current"]["parts_sent"]
-                                  == [True, False, None])
-                assert amira.state["table"]["players"][0]["client_seed"] == "amira-7f3a"
-                assert amira.state["table"]["players"][1]["client_seed"] is None
-                await omar.send({"type": "ready"})
-                dealt = await amira.until(lambda s: s["view"]["round"] == 1)
-                assert time.monotonic() - started < 3  # everyone answered: no need to wait
-                current = dealt["table"]["fairness"]["current"]
-                assert current["round"] == 1 and current["commitment"] == first_commitment
-                first_seed = current["client_seed"]
-                # one part per seat: Amira's own, then two derived 16-hex parts
-                assert re.fullmatch(r"amira-7f3a\|[0-9a-f]{16}\|[0-9a-f]{16}", first_seed)
-                await omar.until(lambda s: s["view"]["round"] == 1)
-                for guest in (amira, omar):  # the commitment came before the first cards
-                    states = [m for m in guest.log if m["type"] == "state"]
-                    first_cards = next(i for i, m in enumerate(states)
-                                       if m["view"]["round"] == 1)
-                    assert any(m["table"]["fairness"]["current"]
-                               and m["table"]["fairness"]["current"]["commitment"]
-                               == first_commitment for m in states[:first_cards])
-                # once the table waits for a person (the bot at seat 2 has played)
-                await amira.until(lambda s: s["view"]["turn"] in (0, 1))
-                await omar.until(lambda s: s["version"] == amira.state["version"])
-                turn_owner = amira if amira.my_turn(amira.state) else omar
-                await refused(turn_owner, {"type": "seed", "round": 1, "client_seed": "late"},
-                              "seed/round_started")
+    async def scenario(base: str, http: httpx.AsyncClient) -> None:
+        amira = await new_guest(base, http, "Amira")
+        omar = await new_guest(base, http, "Omar")
+        created = (await http.post(f"{base}/api/tables/private", headers=amira.headers,
+                                   json={"variant": "lebanese", "players": 3})).json()
+        table_id = created["table"]["id"]
+        await http.post(f"{base}/api/tables/join", headers=omar.headers,
+                        json={"invite_code": created["table"]["invite_code"]})
+        await amira.connect(table_id)
+        await omar.connect(table_id)
+        try:
+            # No part before the round's commitment: there is no round to send it for.
+            await amira.until(lambda s: s["table"]["status"] == "waiting")
+            await refused(amira, {"type": "seed", "round": 1, "client_seed": "early"},
+                          "seed/wrong_round")
+            r = await http.post(f"{base}/api/tables/{table_id}/bots",
+                                headers=amira.headers, json={"level": "random"})
+            assert r.json() == {"seat": 2}
+            pending = await omar.until(lambda s: s["table"]["phase"] == "seeding")
+            current = pending["table"]["fairness"]["current"]
+            assert current["round"] == 1 and current["client_seed"] is None
+            assert current["parts_sent"] == [False, False, None]
+            assert pending["view"]["round"] == 0 and pending["view"]["hand"] == []
+            first_commitment = current["commitment"]
+            started = time.monotonic()
+            # Amira sends a part for round 1; Omar only says ready (his part is then
+            # derived from the server seed, as a bot's always is).
+            await refused(amira, {"type": "seed", "round": 2, "client_seed": "x"},
+                          "seed/wrong_round")
+            await amira.send({"type": "seed", "round": 1, "client_seed": "amira-7f3a"})
+            await amira.until(lambda s: s["table"]["fairness"]["current"]["parts_sent"]
+                              == [True, False, None])
+            assert amira.state["table"]["players"][0]["client_seed"] == "amira-7f3a"
+            assert amira.state["table"]["players"][1]["client_seed"] is None
+            await omar.send({"type": "ready"})
+            dealt = await amira.until(lambda s: s["view"]["round"] == 1)
+            assert time.monotonic() - started < 3  # everyone answered: no need to wait
+            current = dealt["table"]["fairness"]["current"]
+            assert current["round"] == 1 and current["commitment"] == first_commitment
+            first_seed = current["client_seed"]
+            # one part per seat: Amira's own, then two derived 16-hex parts
+            assert re.fullmatch(r"amira-7f3a\|[0-9a-f]{16}\|[0-9a-f]{16}", first_seed)
+            await omar.until(lambda s: s["view"]["round"] == 1)
+            for guest in (amira, omar):  # the commitment came before the first cards
+                states = [m for m in guest.log if m["type"] == "state"]
+                first_cards = next(i for i, m in enumerate(states)
+                                   if m["view"]["round"] == 1)
+                assert any(m["table"]["fairness"]["current"]
+                           and m["table"]["fairness"]["current"]["commitment"]
+                           == first_commitment for m in states[:first_cards])
+            # once the table waits for a person (the bot at seat 2 has played)
+            await amira.until(lambda s: s["view"]["turn"] in (0, 1))
+            await omar.until(lambda s: s["version"] == amira.state["version"])
+            turn_owner = amira if amira.my_turn(amira.state) else omar
+            await refused(turn_owner, {"type": "seed", "round": 1, "client_seed": "late"},
+                          "seed/round_started")
 
-                # Opening the invite again mid-match changes nothing.
-                r = await http.post(f"{base}/api/tables/join", headers=omar.headers,
-                                    json={"invite_code": created["table"]["invite_code"]})
-                assert r.status_code == 200 and r.json()["seat"] == 1
-                version, before = await amira.ping()
-                assert version == amira.state["version"]
-                assert not [m for m in before if m["type"] == "state"]
+            # Opening the invite again mid-match changes nothing.
+            r = await http.post(f"{base}/api/tables/join", headers=omar.headers,
+                                json={"invite_code": created["table"]["invite_code"]})
+            assert r.status_code == 200 and r.json()["seat"] == 1
+            version, before = await amira.ping()
+            assert version == amira.state["version"]
+            assert not [m for m in before if m["type"] == "state"]
 
-                # Round 1 to its end: its server seed is revealed only then.
-                async def round_one(guest: Guest) -> None:
-                    sent = -1
-                    while True:
-                        s = await guest.until(lambda s, last=sent: s["view"]["round"] > 1
-                                              or s["table"]["phase"] == "seeding"
-                                              or (guest.my_turn(s) and s["version"] > last))
-                        if s["view"]["round"] > 1 or s["table"]["phase"] == "seeding":
-                            return
-                        sent = s["version"]
-                        await guest.play_first_legal()
+            # Round 1 to its end: its server seed is revealed only then.
+            async def round_one(guest: Guest) -> None:
+                sent = -1
+                while True:
+                    s = await guest.until(lambda s, last=sent: s["view"]["round"] > 1
+                                          or s["table"]["phase"] == "seeding"
+                                          or (guest.my_turn(s) and s["version"] > last))
+                    if s["view"]["round"] > 1 or s["table"]["phase"] == "seeding":
+                        return
+                    sent = s["version"]
+                    await guest.play_first_legal()
 
-                await asyncio.gather(round_one(amira), round_one(omar))
-                seeding = await amira.until(lambda s: s["table"]["phase"] == "seeding")
-                revealed = seeding["table"]["fairness"]["revealed"]
-                assert len(revealed) == 1 and revealed[0]["round"] == 1
-                server_seed = revealed[0]["server_seed"]
-                assert commitment(server_seed) == first_commitment
-                assert revealed[0]["client_seed"] == first_seed
-                for guest in (amira, omar):
-                    reveal = next(i for i, m in enumerate(guest.log)
-                                  if server_seed in strings_in(m))
-                    assert all(m["view"]["round"] == 1 and len(m["view"]["plays"]) == 48
-                               for m in guest.log[reveal:] if m["type"] == "state")
-                second = seeding["table"]["fairness"]["current"]
-                assert second["round"] == 2 and second["client_seed"] is None
+            await asyncio.gather(round_one(amira), round_one(omar))
+            seeding = await amira.until(lambda s: s["table"]["phase"] == "seeding")
+            revealed = seeding["table"]["fairness"]["revealed"]
+            assert len(revealed) == 1 and revealed[0]["round"] == 1
+            server_seed = revealed[0]["server_seed"]
+            assert commitment(server_seed) == first_commitment
+            assert revealed[0]["client_seed"] == first_seed
+            for guest in (amira, omar):
+                reveal = next(i for i, m in enumerate(guest.log)
+                              if server_seed in strings_in(m))
+                assert all(m["view"]["round"] == 1 and len(m["view"]["plays"]) == 48
+                           for m in guest.log[reveal:] if m["type"] == "state")
+            second = seeding["table"]["fairness"]["current"]
+            assert second["round"] == 2 and second["client_seed"] is None
 
-                # The parts of round 1 were fixed by its commitment: Omar's and the bot's
-                # are the ones derived from the revealed server seed.
-                assert first_seed.split("|") == ["amira-7f3a", seat_part(server_seed, 1, 1),
-                                                 seat_part(server_seed, 1, 2)]
+            # The parts of round 1 were fixed by its commitment: Omar's and the bot's
+            # are the ones derived from the revealed server seed.
+            assert first_seed.split("|") == ["amira-7f3a", seat_part(server_seed, 1, 1),
+                                             seat_part(server_seed, 1, 2)]
 
-                # Round 2: a part of round 1 is never taken again; Amira sends a fresh one,
-                # Omar nothing, so the round starts when the seed window ends.
-                await refused(amira, {"type": "seed", "round": 2, "client_seed": "amira-7f3a"},
-                              "seed/reused")
-                await amira.send({"type": "seed", "round": 2, "client_seed": "second"})
-                await amira.until(lambda s: s["table"]["players"][0]["client_seed"]
-                                  == "second")
-                dealt = await amira.until(lambda s: s["view"]["round"] == 2, timeout=20)
-                current = dealt["table"]["fairness"]["current"]
-                assert current["commitment"] == second["commitment"]
-                mine, *derived = current["client_seed"].split("|")
-                assert mine == "second" and len(derived) == 2
-                assert all(re.fullmatch(r"[0-9a-f]{16}", d) for d in derived)
+            # Round 2: a part of round 1 is never taken again; Amira sends a fresh one,
+            # Omar nothing, so the round starts when the seed window ends.
+            await refused(amira, {"type": "seed", "round": 2, "client_seed": "amira-7f3a"},
+                          "seed/reused")
+            await amira.send({"type": "seed", "round": 2, "client_seed": "second"})
+            await amira.until(lambda s: s["table"]["players"][0]["client_seed"]
+                              == "second")
+            dealt = await amira.until(lambda s: s["view"]["round"] == 2, timeout=20)
+            current = dealt["table"]["fairness"]["current"]
+            assert current["commitment"] == second["commitment"]
+            mine, *derived = current["client_seed"].split("|")
+            assert mine == "second" and len(derived) == 2
+            assert all(re.fullmatch(r"[0-9a-f]{16}", d) for d in derived)
 
-                # The record: round 1 whole and fair, round 2 without its server seed.
-                doc = (await http.get(f"{base}/api/tables/{table_id}/record")).json()
-                assert [r["fairness"]["client_seed"] for r in doc["rounds"]] == [
-                    first_seed, current["client_seed"]]
-                assert doc["rounds"][0]["fairness"]["server_seed"] == server_seed
-                assert "server_seed" not in doc["rounds"][1]["fairness"]
-                assert server_seed in json.dumps(doc)
-                finished_part = parse_record({**doc, "rounds": doc["rounds"][:1]})
-                assert verify(finished_part).ok
-                assert len(replay(finished_part).results) == 1
-            finally:
-                await amira.close()
-                await omar.close()
+            # The record: round 1 whole and fair, round 2 without its server seed.
+            doc = (await http.get(f"{base}/api/tables/{table_id}/record")).json()
+            assert [r["fairness"]["client_seed"] for r in doc["rounds"]] == [
+                first_seed, current["client_seed"]]
+            assert doc["rounds"][0]["fairness"]["server_seed"] == server_seed
+            assert "server_seed" not in doc["rounds"][1]["fairness"]
+            assert server_seed in json.dumps(doc)
+            finished_part = parse_record({**doc, "rounds": doc["rounds"][:1]})
+            assert verify(finished_part).ok
+            assert len(replay(finished_part).results) == 1
+        finally:
+            await amira.close()
+            await omar.close()
 
-    with database("sqlite", tmp_path) as store, running_server(
-            store.settings(seed_window_seconds=3.0)) as base:
-        run(scenario(base))
+    serve(tmp_path, scenario, seed_window_seconds=3.0)
 
 
 # ---------------------------------------------------------------------------------------
@@ -287,34 +281,32 @@ def test_client_seeds_are_used_in_their_round_and_the_commitment_comes_first(
 
 
 def test_a_play_on_the_state_before_the_bots_move_is_stale(tmp_path: Path) -> None:
-    async def scenario(base: str) -> None:
-        async with httpx.AsyncClient() as http:
-            amira = await new_guest(base, http, "Amira")
-            r = await http.post(f"{base}/api/tables/bot", headers=amira.headers,
-                                json={"bot_level": "easy"})
-            await amira.connect(r.json()["table"]["id"])
-            try:
-                for _ in range(3):
-                    state = await amira.until(amira.my_turn)
-                    version = state["version"]
-                    played = await amira.play_legal(0)
-                    mine = await amira.until(lambda s, v=version: s["version"] == v + 1)
-                    # the bot answers: a new version, on which Amira must play
-                    after = await amira.until(lambda s, v=version: amira.my_turn(s)
-                                              and s["version"] > v + 1)
-                    assert after["view"]["plays"][-2]["card"] == played["card"]
-                    legal = after["view"]["legal"][0]
-                    for stale in (mine["version"], version):
-                        await refused(amira, {"type": "play", "version": stale,
-                                              "card": legal["card"], "take": legal["take"]},
-                                      "play/stale")
-                    assert "the latest state" in amira.errors[-1]["message"]
-                    assert amira.state["version"] == after["version"]
-            finally:
-                await amira.close()
+    async def scenario(base: str, http: httpx.AsyncClient) -> None:
+        amira = await new_guest(base, http, "Amira")
+        r = await http.post(f"{base}/api/tables/bot", headers=amira.headers,
+                            json={"bot_level": "easy"})
+        await amira.connect(r.json()["table"]["id"])
+        try:
+            for _ in range(3):
+                state = await amira.until(amira.my_turn)
+                version = state["version"]
+                played = await amira.play_legal(0)
+                mine = await amira.until(lambda s, v=version: s["version"] == v + 1)
+                # the bot answers: a new version, on which Amira must play
+                after = await amira.until(lambda s, v=version: amira.my_turn(s)
+                                          and s["version"] > v + 1)
+                assert after["view"]["plays"][-2]["card"] == played["card"]
+                legal = after["view"]["legal"][0]
+                for stale in (mine["version"], version):
+                    await refused(amira, {"type": "play", "version": stale,
+                                          "card": legal["card"], "take": legal["take"]},
+                                  "play/stale")
+                assert "the latest state" in amira.errors[-1]["message"]
+                assert amira.state["version"] == after["version"]
+        finally:
+            await amira.close()
 
-    with database("sqlite", tmp_path) as store, running_server(store.settings()) as base:
-        run(scenario(base))
+    serve(tmp_path, scenario)
 
 
 # ---------------------------------------------------------------------------------------

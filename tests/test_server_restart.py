@@ -14,7 +14,8 @@ from pathlib import Path
 
 import httpx
 
-from basra.records import parse_record, replay, verify
+from basra.records import parse_record
+from basra.replay import replay, verify
 from basra.shuffle import commitment
 from server_harness import (
     Backend,

@@ -21,7 +21,8 @@ import httpx
 
 from basra.cards import mask_of, parse_card
 from basra.engine import Play
-from basra.records import Fairness, MatchRecord, RecordBuilder, parse_record, verify
+from basra.records import Fairness, MatchRecord, RecordBuilder, parse_record
+from basra.replay import verify
 from basra.shuffle import commitment
 from basra.store import open_store
 from server_harness import (

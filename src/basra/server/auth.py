@@ -10,6 +10,8 @@ import hashlib
 import secrets
 import unicodedata
 
+from basra.errors import BasraError
+
 NICKNAME_MIN = 2
 NICKNAME_MAX = 20
 _ALLOWED_PUNCTUATION = set(" _-.'")
@@ -17,8 +19,10 @@ _INVISIBLE = set("\u115f\u1160\u3164\uffa0")
 """Letters that draw nothing (Hangul fillers): a nickname needs a visible one."""
 
 
-class NicknameError(ValueError):
+class NicknameError(BasraError, ValueError):
     """A nickname that is not allowed; the message says why in one line."""
+
+    code = "guest/bad_nickname"
 
 
 def clean_nickname(raw: object) -> str:

@@ -58,7 +58,6 @@ class Settings:
     """A bot's least time to play, so people can follow the table."""
     quick_match_bot_offer_seconds: float = 20.0
     """How long a quick-match player waits before being offered a bot."""
-    default_bot_level: str = "medium"
     static_dir: Path | None = None
     arrival_seconds: float = 10.0
     """How long a table's first round waits for seated players who have not opened the
@@ -85,3 +84,6 @@ class Settings:
     sweep_seconds: float = 1.0
     """How often the lobby drops lapsed tickets and evicts finished tables."""
     limits: Limits = field(default_factory=Limits)
+    bot_seed: str | None = None
+    """For tests: every bot's seed is this text and its seat number (the same bots on every
+    table), instead of fresh randomness."""

@@ -17,6 +17,8 @@ from collections import OrderedDict
 from collections.abc import Awaitable, Callable, MutableMapping
 from typing import Any
 
+from basra.server.errors import RateLimited, error_json, status_of
+
 Scope = MutableMapping[str, Any]
 Message = MutableMapping[str, Any]
 Receive = Callable[[], Awaitable[Message]]
@@ -99,6 +101,22 @@ class AddressBuckets:
             del self.buckets[address]
 
 
+class AddressLimit:
+    """One kind of action limited per client address (guests, tables): raises
+    :class:`~basra.server.errors.RateLimited` past its bucket."""
+
+    def __init__(self, what: str, per_minute: float, burst: int) -> None:
+        self.what = what
+        self.buckets = AddressBuckets(per_minute, burst)
+
+    def check(self, scope: Scope, what: str | None = None) -> None:
+        """Take one for the scope's client address (``what`` names the action in the
+        refusal, if not this limit's own)."""
+        wait = self.buckets.take(address_key(client_address(scope)))
+        if wait is not None:
+            raise RateLimited.too_many(what or self.what, wait)
+
+
 class SocketCounts:
     """Open websockets per client address."""
 
@@ -119,15 +137,6 @@ class SocketCounts:
             self.open[address] = count
         else:
             self.open.pop(address, None)
-
-
-class RateLimited(Exception):
-    """Over a per-address limit: HTTP 429 ``rate/limited`` with ``Retry-After``."""
-
-    def __init__(self, what: str, retry_after: float) -> None:
-        super().__init__(f"too many {what} from your address: try again in "
-                         f"{max(1, math.ceil(retry_after))} s")
-        self.retry_after = max(1, math.ceil(retry_after))
 
 
 def address_key(address: str) -> str:
@@ -211,10 +220,10 @@ class BodyLimit:
             await self._refuse(send)
 
     async def _refuse(self, send: Send) -> None:
-        body = json.dumps({"error": {
-            "code": "request/too_large",
-            "message": f"a request body may be at most {self.most} bytes"}}).encode()
-        await send({"type": "http.response.start", "status": 413,
+        code = "request/too_large"
+        body = json.dumps(error_json(
+            code, f"a request body may be at most {self.most} bytes")).encode()
+        await send({"type": "http.response.start", "status": status_of(code),
                     "headers": [(b"content-type", b"application/json"),
                                 (b"content-length", str(len(body)).encode()),
                                 (b"connection", b"close")]})

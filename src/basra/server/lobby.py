@@ -12,22 +12,22 @@ from dataclasses import dataclass, field, replace
 from datetime import UTC, datetime
 
 from basra.bots import LEVELS
+from basra.errors import BasraError
 from basra.rules import find_variant
 from basra.server.auth import new_id, new_invite_code
+from basra.server.commands import FillBot, Join
 from basra.server.config import Settings
-from basra.server.table import FillBot, Join, SeatError, Table
+from basra.server.table import Table
 from basra.store.base import PlayerRow, SeatRow, Store, TableKind, TableRow
 
 log = logging.getLogger("basra.lobby")
 
 
-class LobbyError(Exception):
-    """A lobby request that cannot be met: ``code`` is stable, the message one line."""
+class LobbyError(BasraError):
+    """A lobby request that cannot be met: ``code`` is stable, the message one line (its
+    HTTP status is :func:`basra.server.errors.status_of` the code)."""
 
-    def __init__(self, code: str, message: str, status: int = 400) -> None:
-        super().__init__(message)
-        self.code = code
-        self.status = status
+    code = "table/bad_options"
 
 
 @dataclass(eq=False)
@@ -147,19 +147,20 @@ class Lobby:
         try:
             rules = find_variant(options.variant)
             rules.check_seating(options.players, options.teams)
-        except Exception as exc:
-            raise LobbyError("table/bad_options", str(exc)) from None
+        except BasraError as exc:  # the variant's or seating's own code names no option
+            raise LobbyError(exc.message, "table/bad_options") from None
         if options.bot_level not in LEVELS:
-            raise LobbyError("table/bad_options",
-                             f"unknown bot level {options.bot_level!r} "
-                             f"(known: {', '.join(LEVELS)})")
+            raise LobbyError(f"unknown bot level {options.bot_level!r} "
+                             f"(known: {', '.join(LEVELS)})", "table/bad_options")
         if options.clock_seconds is not None and not 5 <= options.clock_seconds <= 600:
-            raise LobbyError("table/bad_options", "a turn clock is 5 to 600 seconds")
+            raise LobbyError("a turn clock is 5 to 600 seconds", "table/bad_options")
 
-    async def _create(self, kind: TableKind, options: TableOptions,
-                      humans: list[PlayerRow], bots_fill: bool,
-                      owner: PlayerRow | None, rematch_of: str | None = None) -> Table:
+    async def _create(self, kind: TableKind, options: TableOptions, humans: list[PlayerRow],
+                      owner: PlayerRow | None = None, rematch_of: str | None = None) -> Table:
+        """A new table of ``humans`` in seat order; the other seats get bots at a bot table
+        and a rematch, and stay empty at a private or quick-match table."""
         self.check_options(options)
+        bots_fill = kind == "bot" or rematch_of is not None
         rules = find_variant(options.variant)
         table_id = new_id()
         seats = []
@@ -189,13 +190,26 @@ class Lobby:
         return replace(self.settings, clock_seconds=row.clock_seconds)
 
     async def play_bot(self, player: PlayerRow, options: TableOptions) -> Table:
-        return await self._create("bot", options, [player], bots_fill=True, owner=player)
+        return await self._create("bot", options, [player], owner=player)
 
     async def create_private(self, player: PlayerRow, options: TableOptions) -> Table:
-        return await self._create("private", options, [player], bots_fill=False, owner=player)
+        return await self._create("private", options, [player], owner=player)
 
     def table(self, table_id: str) -> Table | None:
         return self.tables.get(table_id)
+
+    async def any_table(self, table_id: str) -> Table:
+        """The live table, or one that left memory rebuilt from the store (not started:
+        it only answers questions)."""
+        table = self.tables.get(table_id)
+        if table is not None:
+            return table
+        table_log = await self.store.load(table_id) if len(table_id) <= 64 else None
+        if table_log is None:
+            raise LobbyError("no such table", "table/not_found")
+        stored = Table.restore(table_log, self.store, self.settings)
+        stored.rematch_table = await self.store.rematch_of(table_id)
+        return stored
 
     async def join(self, player: PlayerRow, invite_code: str) -> tuple[Table, int]:
         code = invite_code.strip().upper()
@@ -203,28 +217,21 @@ class Lobby:
         row = await self.store.table_by_code(code) if valid else None
         table = self.tables.get(row.id) if row else None
         if table is None:
-            raise LobbyError("table/not_found", "no open table has that invite code", 404)
+            raise LobbyError("no open table has that invite code", "table/not_found")
         future: asyncio.Future[int] = asyncio.get_running_loop().create_future()
         await table.inbox.put(Join(player.id, player.nickname, future))
-        try:
-            seat = await asyncio.wait_for(future, 10)
-        except SeatError as exc:
-            raise LobbyError(exc.code, str(exc), 409) from None
-        return table, seat
+        return table, await asyncio.wait_for(future, 10)  # a SeatError as it is
 
     async def fill_bot(self, player: PlayerRow, table_id: str, seat: int | None,
                        level: str) -> int:
         table = self.tables.get(table_id)
         if table is None:
-            raise LobbyError("table/not_found", "no such table", 404)
+            raise LobbyError("no such table", "table/not_found")
         if level not in LEVELS:
-            raise LobbyError("table/bad_options", f"unknown bot level {level!r}")
+            raise LobbyError(f"unknown bot level {level!r}", "table/bad_options")
         future: asyncio.Future[int] = asyncio.get_running_loop().create_future()
         await table.inbox.put(FillBot(seat, level, player.id, future))
-        try:
-            return await asyncio.wait_for(future, 10)
-        except SeatError as exc:
-            raise LobbyError(exc.code, str(exc), 409) from None
+        return await asyncio.wait_for(future, 10)  # a SeatError as it is
 
     async def _rematch(self, old: Table) -> str | None:
         """A new table with the same people and bots, seats turned by one."""
@@ -235,8 +242,7 @@ class Lobby:
                    for s in humans]
         kind: TableKind = old.row.kind
         owner = players[0] if players else None
-        table = await self._create(kind, options, players, bots_fill=True, owner=owner,
-                                   rematch_of=old.row.id)
+        table = await self._create(kind, options, players, owner=owner, rematch_of=old.row.id)
         return table.row.id
 
     # ------------------------------------------------------------------ quick match
@@ -275,7 +281,7 @@ class Lobby:
             return
         queue.remove(rival)
         table = await self._create("quick", TableOptions(variant=ticket.variant),
-                                   [rival.player, ticket.player], bots_fill=False, owner=None)
+                                   [rival.player, ticket.player])
         for t in (rival, ticket):
             t.table_id = table.row.id
             t.matched_at = now
@@ -302,7 +308,7 @@ class Lobby:
     def ticket(self, ticket_id: str, player: PlayerRow) -> Ticket:
         ticket = self.tickets.get(ticket_id)
         if ticket is None or ticket.player.id != player.id:
-            raise LobbyError("queue/not_found", "no such quick-match ticket", 404)
+            raise LobbyError("no such quick-match ticket", "queue/not_found")
         return ticket
 
     async def wait(self, ticket: Ticket, seconds: float,
@@ -335,7 +341,7 @@ class Lobby:
     async def take_bot(self, ticket: Ticket, level: str) -> Table:
         async with self.lock:
             if ticket.table_id is not None:
-                raise LobbyError("queue/matched", "you were matched with a player already", 409)
+                raise LobbyError("you were matched with a player already", "queue/matched")
             self._leave(ticket)
         table = await self.play_bot(ticket.player, TableOptions(ticket.variant, bot_level=level))
         ticket.table_id = table.row.id

@@ -22,6 +22,18 @@ from basra.server.logs import setup_logging
 log = logging.getLogger("basra.serve")
 
 
+SECONDS_OPTIONS = (
+    ("--clock", 30.0, "seconds a turn (default 30)"),
+    ("--grace", 10.0, "seconds before a bot plays a dropped player's seat (default 10)"),
+    ("--seed-window", 5.0, "seconds players may set client seeds before a round (default 5)"),
+    ("--bot-delay", 0.7, "a bot's least time to play (default 0.7)"),
+    ("--bot-offer", 20.0, "quick-match wait before a bot is offered (default 20)"),
+    ("--rematch-window", 60.0, "seconds a finished table stays in memory for a rematch "
+                               "(default 60); then it is served from the database"),
+)
+"""The options that take seconds: flag, default, help."""
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = OneLineParser(prog="basra serve",
                            description="Start the Basra server (SQLite by default).")
@@ -32,19 +44,9 @@ def build_parser() -> argparse.ArgumentParser:
                              "(default: SQLite in the data directory)")
     parser.add_argument("--data-dir", type=Path, default=None,
                         help="where SQLite keeps its file (default $BASRA_DATA_DIR or ./data)")
-    parser.add_argument("--clock", type=seconds(zero=True), default=30.0, metavar="S",
-                        help="seconds a turn (default 30)")
-    parser.add_argument("--grace", type=seconds(zero=True), default=10.0, metavar="S",
-                        help="seconds before a bot plays a dropped player's seat (default 10)")
-    parser.add_argument("--seed-window", type=seconds(zero=True), default=5.0, metavar="S",
-                        help="seconds players may set client seeds before a round (default 5)")
-    parser.add_argument("--bot-delay", type=seconds(zero=True), default=0.7, metavar="S",
-                        help="a bot's least time to play (default 0.7)")
-    parser.add_argument("--bot-offer", type=seconds(zero=True), default=20.0, metavar="S",
-                        help="quick-match wait before a bot is offered (default 20)")
-    parser.add_argument("--rematch-window", type=seconds(zero=True), default=60.0, metavar="S",
-                        help="seconds a finished table stays in memory for a rematch "
-                             "(default 60); then it is served from the database")
+    for flag, default, what in SECONDS_OPTIONS:
+        parser.add_argument(flag, type=seconds(zero=True), default=default, metavar="S",
+                            help=what)
     parser.add_argument("--trusted-proxy", action="append", default=[], metavar="ADDR",
                         help="a reverse proxy (address or CIDR network) whose "
                              "X-Forwarded-For names the client; repeat for several "

@@ -13,11 +13,12 @@ from __future__ import annotations
 import asyncio
 import collections
 import contextlib
-import json
 import logging
 import time
 from collections.abc import Awaitable, Callable
-from typing import Any, Protocol
+from typing import Protocol
+
+from basra.server.messages import ServerMessage, encode
 
 log = logging.getLogger("basra.outbox")
 
@@ -31,12 +32,6 @@ class Socket(Protocol):
     async def send_text(self, data: str) -> None: ...
 
     async def close(self, code: int = 1000, reason: str | None = None) -> None: ...
-
-
-def encode(message: dict[str, Any]) -> str:
-    """A message as the compact JSON text sent on the wire (ASCII, so that no stray
-    surrogate in a text can break a send)."""
-    return json.dumps(message, separators=(",", ":"))
 
 
 class Outbox:
@@ -67,8 +62,9 @@ class Outbox:
 
     # ------------------------------------------------------------------ the table's side
 
-    def put(self, message: dict[str, Any] | str) -> bool:
-        """Queue a message; False (and the connection closing) when the queue is full or
+    def put(self, message: ServerMessage | str) -> bool:
+        """Queue a message (or its text, :func:`~basra.server.messages.encode`-d once for
+        many connections); False (and the connection closing) when the queue is full or
         the connection is closed already. Never blocks."""
         if self.closed or self.close_after is not None:
             return False

@@ -1,39 +1,35 @@
-"""basra-ws/1: the messages between a browser (or any client) and a table, over a websocket.
+"""basra-ws/1, client to server: the messages a browser (or any client) sends a table.
 
-Every message is one JSON object with a ``type``. The server only ever sends a seat its
-own view (:func:`basra.views.view`); spectators get the public view. Client messages are
-checked here (shape, size, types) before they reach the table; every problem is an
-``error`` message with a stable code and one line, and changes nothing. docs/PROTOCOL.md
-is the specification.
+Every message is one JSON object with a ``type``. Client messages are checked here (shape,
+size, types) before they reach the table, by one parser per type; every problem is a
+:class:`ProtocolError`, sent back as an ``error`` message with a stable code and one line
+(:mod:`basra.server.messages`), and changes nothing. docs/PROTOCOL.md is the specification.
 """
 
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from basra.cards import parse_card
+from basra.cards import parse_card, parse_card_set
 from basra.errors import BasraError
+from basra.server.messages import PROTOCOL, Error
 from basra.shuffle import part_problem
 
-PROTOCOL = "basra-ws/1"
 MAX_MESSAGE_BYTES = 4096
 
 
-class ProtocolError(Exception):
+class ProtocolError(BasraError):
     """A client message the server refuses: ``code`` is stable, the message one line."""
 
-    def __init__(self, code: str, message: str) -> None:
-        super().__init__(message)
-        self.code = code
-
-    def to_json(self) -> dict[str, Any]:
-        return error(self.code, str(self))
+    code = "protocol/bad_message"
 
 
-def error(code: str, message: str) -> dict[str, Any]:
-    return {"type": "error", "code": code, "message": message}
+def error_message(exc: BasraError) -> Error:
+    """The ``error`` message that tells a client why its message was refused."""
+    return Error(exc.code, exc.message)
 
 
 @dataclass(frozen=True, slots=True)
@@ -62,56 +58,88 @@ ClientMessage = PlayMessage | SeedMessage | SimpleMessage
 def _int(data: dict[str, Any], name: str) -> int:
     value = data.get(name)
     if isinstance(value, bool) or not isinstance(value, int):
-        raise ProtocolError("protocol/bad_message", f"'{name}' must be a whole number")
+        raise ProtocolError(f"'{name}' must be a whole number", "protocol/bad_message")
     return value
+
+
+def _play(data: dict[str, Any]) -> PlayMessage:
+    version = _int(data, "version")
+    card_text = data.get("card")
+    take_list = data.get("take")
+    if not isinstance(card_text, str) or not isinstance(take_list, list):
+        raise ProtocolError("a play needs 'card' (text) and 'take' (a list of cards)",
+                            "protocol/bad_message")
+    if len(take_list) > 52 or not all(isinstance(t, str) for t in take_list):
+        raise ProtocolError("'take' must be a list of cards", "protocol/bad_message")
+    try:
+        card = parse_card(card_text)
+        take = parse_card_set(take_list, what="'take'")
+    except BasraError as exc:  # the card notation's own code says which problem it is
+        code = "protocol/bad_message" if exc.code == "card/duplicate" else "protocol/bad_card"
+        raise ProtocolError(exc.message, code) from None
+    return PlayMessage(version, card, take)
+
+
+def _seed(data: dict[str, Any]) -> SeedMessage:
+    number = _int(data, "round")
+    seed = data.get("client_seed")
+    if not isinstance(seed, str):
+        raise ProtocolError("'client_seed' must be text", "protocol/bad_message")
+    problem = part_problem(seed)
+    if problem is not None:
+        raise ProtocolError(problem, "seed/bad")
+    return SeedMessage(number, seed)
+
+
+def _simple(data: dict[str, Any]) -> SimpleMessage:
+    return SimpleMessage(str(data["type"]))
+
+
+PARSERS: dict[str, Callable[[dict[str, Any]], ClientMessage]] = {
+    "play": _play,
+    "seed": _seed,
+    "ready": _simple,
+    "rematch": _simple,
+    "ping": _simple,
+}
+"""The parser of each client message type."""
+
+
+def _decode(raw: str | bytes) -> dict[str, Any]:
+    size = len(raw) if isinstance(raw, bytes) or len(raw) > MAX_MESSAGE_BYTES else len(
+        raw.encode("utf-8", "surrogatepass"))
+    if size > MAX_MESSAGE_BYTES:
+        raise ProtocolError(f"a message may be at most {MAX_MESSAGE_BYTES} bytes",
+                            "protocol/too_large")
+    try:
+        data = json.loads(raw)
+    except (ValueError, UnicodeDecodeError, RecursionError):  # RecursionError: deep nesting
+        raise ProtocolError("a message must be one JSON object", "protocol/bad_json") from None
+    if not isinstance(data, dict):
+        raise ProtocolError("a message must be one JSON object", "protocol/bad_json")
+    return data
 
 
 def parse_client_message(raw: str | bytes) -> ClientMessage:
     """Check one client message; raises :class:`ProtocolError`."""
-    size = len(raw) if isinstance(raw, bytes) or len(raw) > MAX_MESSAGE_BYTES else len(
-        raw.encode("utf-8", "surrogatepass"))
-    if size > MAX_MESSAGE_BYTES:
-        raise ProtocolError("protocol/too_large",
-                            f"a message may be at most {MAX_MESSAGE_BYTES} bytes")
-    try:
-        data = json.loads(raw)
-    except (ValueError, UnicodeDecodeError, RecursionError):  # RecursionError: deep nesting
-        raise ProtocolError("protocol/bad_json", "a message must be one JSON object") from None
-    if not isinstance(data, dict):
-        raise ProtocolError("protocol/bad_json", "a message must be one JSON object")
+    data = _decode(raw)
     kind = data.get("type")
-    if kind == "play":
-        version = _int(data, "version")
-        card_text = data.get("card")
-        take_list = data.get("take")
-        if not isinstance(card_text, str) or not isinstance(take_list, list):
-            raise ProtocolError("protocol/bad_message",
-                                "a play needs 'card' (text) and 'take' (a list of cards)")
-        if len(take_list) > 52 or not all(isinstance(t, str) for t in take_list):
-            raise ProtocolError("protocol/bad_message", "'take' must be a list of cards")
-        try:
-            card = parse_card(card_text)
-            take = 0
-            for t in take_list:
-                c = parse_card(t)
-                if take >> c & 1:
-                    raise ProtocolError("protocol/bad_message", f"'take' lists {t} twice")
-                take |= 1 << c
-        except BasraError as exc:
-            raise ProtocolError("protocol/bad_card", str(exc)) from None
-        return PlayMessage(version, card, take)
-    if kind == "seed":
-        number = _int(data, "round")
-        seed = data.get("client_seed")
-        if not isinstance(seed, str):
-            raise ProtocolError("protocol/bad_message", "'client_seed' must be text")
-        problem = part_problem(seed)
-        if problem is not None:
-            raise ProtocolError("seed/bad", problem)
-        return SeedMessage(number, seed)
-    if isinstance(kind, str) and kind in {"ready", "rematch", "ping"}:  # a list: unhashable
-        return SimpleMessage(kind)
-    raise ProtocolError("protocol/unknown_type",
-                        f"unknown message type {str(kind)[:40]!r} (play, seed, ready, "
-                        "rematch, ping)")
+    parser = PARSERS.get(kind) if isinstance(kind, str) else None  # a list: unhashable
+    if parser is None:
+        raise ProtocolError(f"unknown message type {str(kind)[:40]!r} (play, seed, ready, "
+                            "rematch, ping)", "protocol/unknown_type")
+    return parser(data)
 
+
+__all__ = [
+    "MAX_MESSAGE_BYTES",
+    "PARSERS",
+    "PROTOCOL",
+    "ClientMessage",
+    "PlayMessage",
+    "ProtocolError",
+    "SeedMessage",
+    "SimpleMessage",
+    "error_message",
+    "parse_client_message",
+]

@@ -1,0 +1,110 @@
+"""What the routes share, held on ``app.state`` and handed to them with ``Depends``: the
+settings, the per-address limits, the store and the lobby (both opened by the app's
+lifespan), and the guest a request is signed in as."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Annotated
+
+from fastapi import Depends, Header
+from starlette.requests import HTTPConnection
+
+from basra.server.auth import token_hash
+from basra.server.config import Settings
+from basra.server.errors import ApiError
+from basra.server.limits import AddressLimit, SocketCounts
+from basra.server.lobby import Lobby
+from basra.store.base import PlayerRow, Store
+
+
+@dataclass
+class Guards:
+    """The per-address limits of one app (docs/PROTOCOL.md, section 5)."""
+
+    guests: AddressLimit
+    tables: AddressLimit
+    sockets: SocketCounts
+
+    @classmethod
+    def of(cls, settings: Settings) -> Guards:
+        limits = settings.limits
+        return cls(AddressLimit("new guests", limits.guests_per_minute, limits.guest_burst),
+                   AddressLimit("new tables", limits.tables_per_minute, limits.table_burst),
+                   SocketCounts(limits.sockets_per_address))
+
+
+@dataclass
+class Services:
+    """``app.state.services``: everything the routes use."""
+
+    settings: Settings
+    guards: Guards
+    store: Store | None = None
+    lobby: Lobby | None = None
+
+
+def services(conn: HTTPConnection) -> Services:
+    found: Services = conn.app.state.services
+    return found
+
+
+def get_settings(conn: HTTPConnection) -> Settings:
+    return services(conn).settings
+
+
+def get_guards(conn: HTTPConnection) -> Guards:
+    return services(conn).guards
+
+
+def get_store(conn: HTTPConnection) -> Store:
+    store = services(conn).store
+    assert store is not None, "the store opens with the app's lifespan"
+    return store
+
+
+def get_lobby(conn: HTTPConnection) -> Lobby:
+    lobby = services(conn).lobby
+    assert lobby is not None, "the lobby opens with the app's lifespan"
+    return lobby
+
+
+def limit(conn: HTTPConnection, kind: str, what: str | None = None) -> None:
+    """Count one action of ``kind`` (``guests`` or ``tables``) for the client's address;
+    raises :class:`~basra.server.errors.RateLimited` past the limit. Called in a route's
+    body (after its input is checked), so a refused request costs nothing."""
+    guards = get_guards(conn)
+    (guards.guests if kind == "guests" else guards.tables).check(conn.scope, what)
+
+
+async def player_of(store: Store, token: str | None) -> PlayerRow | None:
+    """The guest a session token names, if any."""
+    if not token:
+        return None
+    return await store.player_by_token(token_hash(token))
+
+
+def bearer(authorization: str | None) -> str:
+    return (authorization or "").removeprefix("Bearer ").strip()
+
+
+async def maybe_player(conn: HTTPConnection,
+                       authorization: Annotated[str | None, Header()] = None
+                       ) -> PlayerRow | None:
+    """The guest a request's ``Authorization: Bearer TOKEN`` names, or None."""
+    return await player_of(get_store(conn), bearer(authorization))
+
+
+async def current_player(player: Annotated[PlayerRow | None, Depends(maybe_player)]
+                         ) -> PlayerRow:
+    """The guest a request's ``Authorization: Bearer TOKEN`` names, or 401."""
+    if player is None:
+        raise ApiError("sign in as a guest first", "auth/required")
+    return player
+
+
+SettingsDep = Annotated[Settings, Depends(get_settings)]
+StoreDep = Annotated[Store, Depends(get_store)]
+LobbyDep = Annotated[Lobby, Depends(get_lobby)]
+Player = Annotated[PlayerRow, Depends(current_player)]
+MaybePlayer = Annotated[PlayerRow | None, Depends(maybe_player)]

@@ -1,0 +1,258 @@
+"""A table's match as it goes: the state a table's actor owns, and what moves it along
+(seating done, rounds committed and started, turns, bots asked, plays checked, committed
+and applied once, the end), with what is sent after each change.
+
+:class:`TableFlow` is the base of :class:`~basra.server.table.Table`, the actor, which
+adds the inbox loop and the handling of each command. The match itself is a
+:class:`~basra.driver.MatchDriver`.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import time
+from datetime import UTC, datetime
+from typing import TYPE_CHECKING, Any
+
+from basra.cards import NAMES, names_of, parse_card, parse_card_set
+from basra.driver import MatchDriver
+from basra.engine import Play
+from basra.records import MatchRecord, to_json
+from basra.rules import find_variant
+from basra.seating import Seating
+from basra.server import seats as seating
+from basra.server import snapshot
+from basra.server.clock import Timers
+from basra.server.commands import Command
+from basra.server.config import Settings
+from basra.server.messages import State
+from basra.server.protocol import PlayMessage, ProtocolError
+from basra.server.redaction import redact
+from basra.server.seats import Seat, seat_of_player
+from basra.server.seeding import Seeding, parts
+from basra.server.thinking import Thinking
+from basra.shuffle import commitment, new_server_seed
+from basra.store.base import PlayRow, Store, TableLog, TableRow, TableStatus
+
+if TYPE_CHECKING:
+    from basra.server.commands import AbsentHook, RematchHook
+
+
+class TableFlow:
+    """A table's state and the steps of its match; the actor (``Table``) drives it."""
+
+    def __init__(self, row: TableRow, seats: list[Seat], store: Store, settings: Settings,
+                 on_rematch: RematchHook | None = None) -> None:
+        self.row = row
+        self.rules = find_variant(row.variant)
+        self.seats = seats
+        self.store = store
+        self.settings = settings
+        self.on_rematch = on_rematch
+        self.on_absent: AbsentHook | None = None
+        self.driver = MatchDriver(self.rules, Seating(row.seats, row.teams),
+                                  [s.name for s in seats])
+        self.version = 0
+        self.status: TableStatus = row.status
+        self.inbox: asyncio.Queue[Command] = asyncio.Queue()
+        self.audience = snapshot.Audience(self.inbox)
+        self.timers = Timers()
+        self.seeding = Seeding()
+        self.thinking = Thinking(self.inbox)
+        self.task: asyncio.Task[None] | None = None
+        self.rematch_table: str | None = None
+        self.finished_at: float | None = None
+        """When the match ended (monotonic): the lobby evicts the table a while after."""
+        now = time.monotonic()
+        for seat in seats:
+            if seat.human:  # nobody waits on a player who is not here: dropped from the start
+                seat.dropped_at = now
+        self.empty_since: float | None = now
+        """Since when no connection is open here (None while one is)."""
+        if row.status == "playing":
+            self._await_arrivals()
+
+
+    def replay(self, log_: TableLog) -> None:
+        """Deal every stored round again from its seeds and apply every stored play again,
+        through the driver (a table rebuilt after a restart)."""
+        plays_by_round: dict[int, list[PlayRow]] = {}
+        for p in log_.plays:
+            plays_by_round.setdefault(p.round_number, []).append(p)
+        for r in log_.rounds:
+            self.driver.commit(r.server_seed)
+            if r.client_seed is None:
+                continue
+            self.driver.deal(seed=r.client_seed)
+            for p in plays_by_round.get(r.number, []):
+                self.driver.apply(p.seat, Play(parse_card(p.card), parse_card_set(p.take)))
+
+    # ------------------------------------------------------------------ seating
+
+    async def _after_seating(self) -> None:
+        for seat in self.seats:
+            await self.store.set_seat(self.row.id, seat.row())
+        self.driver.rename([s.name for s in self.seats])
+        self.version += 1
+        if self.status == "waiting" and seating.full(self.seats):
+            await self._set_status("playing")
+            self._await_arrivals()
+            if self.timers.arrival is None:
+                await self._prepare_round()
+                return
+        self._broadcast()
+
+    async def _set_status(self, status: TableStatus) -> None:
+        self.status = status
+        await self.store.set_status(self.row.id, status)
+
+    def _await_arrivals(self) -> None:
+        """The first round waits for every seated player to open the table, so that each
+        sees the first commitment before any card (a quick match waits less)."""
+        if seating.missing(self.seats):
+            self.timers.arrival = time.monotonic() + seating.arrival_wait(
+                self.seats, self.row, self.settings)
+
+    # ------------------------------------------------------------------ rounds
+
+    async def _prepare_round(self) -> None:
+        """Draw the next round's server seed, store it and publish its commitment. The
+        round starts once every connected player sent a part for it (or said ready), or
+        when the seed window ends; never before the commitment reached every connection."""
+        seed = new_server_seed()
+        await self.store.add_round(self.row.id, self.driver.next_round, seed,
+                                   commitment(seed))
+        self.driver.commit(seed)
+        self.version += 1
+        self._open_seeding()
+        self._broadcast()
+        await self._maybe_start()
+
+    def _open_seeding(self) -> None:
+        self.seeding.start(self.seats, self.settings.seed_window_seconds)
+
+    async def _maybe_start(self, window_over: bool = False) -> bool:
+        """Start the pending round if it may start now; whether it started."""
+        if not self.seeding.may_start(self.seats, window_over):
+            return False
+        self.seeding.close()
+        pending = self.driver.pending
+        assert pending is not None
+        client_seed = self.driver.client_seed(parts(self.seats))
+        await self.store.start_round(self.row.id, pending.number, client_seed)
+        self.driver.deal(seed=client_seed)
+        self.version += 1
+        self._begin_turn()
+        self._broadcast()
+        return True
+
+    # ------------------------------------------------------------------ turns
+
+    def to_play(self) -> int | None:
+        """The seat to move, while the table is playing."""
+        return self.driver.to_play if self.status == "playing" else None
+
+    def _begin_turn(self) -> None:
+        self.timers.turn = None
+        seat_no = self.to_play()
+        if seat_no is None:
+            return
+        seat = self.seats[seat_no]
+        if seat.human and not seat.takeover:
+            self.timers.turn = time.monotonic() + self.settings.clock_seconds
+        else:
+            self._think(immediately=False)
+
+    def _schedule_bot(self) -> None:
+        seat_no = self.to_play()
+        if seat_no is not None and not self.thinking.busy:
+            seat = self.seats[seat_no]
+            if not seat.human or seat.takeover:
+                self.timers.turn = None
+                self._think(immediately=False)
+
+    def _think(self, immediately: bool) -> None:
+        seat_no = self.to_play()
+        if seat_no is None:
+            return
+        delay = 0.0 if immediately else self.settings.bot_delay_seconds
+        self.thinking.start(self.seats[seat_no].bot, seat_no, self.driver.view(seat_no),
+                            self.version, delay)
+
+    async def _human_play(self, seat: Seat, message: PlayMessage) -> None:
+        if self.status == "finished":
+            raise ProtocolError("the match is over", "play/match_over")
+        if message.version != self.version:
+            raise ProtocolError(f"the table is at version {self.version}, not "
+                                f"{message.version}: play on the latest state", "play/stale")
+        turn = self.to_play()
+        if turn is None:
+            raise ProtocolError("no round is in progress", "play/no_round")
+        if turn != seat.number:
+            raise ProtocolError(f"it is seat {turn}'s turn", "play/not_your_turn")
+        await self._play(seat.number, Play(message.card, message.take), by_bot=False)
+
+    async def _play(self, seat: int, move: Play, by_bot: bool) -> None:
+        """Check the play (the engine's error, if any, goes to the player as it is), commit
+        it to the store, then apply what the check made of it and broadcast."""
+        after = self.driver.check(seat, move)
+        match = self.driver.match
+        assert match.round is not None
+        row = PlayRow(match.rounds_started, match.round.played + 1, seat, NAMES[move.card],
+                      tuple(names_of(move.take)), by_bot, datetime.now(UTC))
+        await self.store.add_play(self.row.id, row)
+        self.driver.apply(seat, move, after)
+        self.thinking.done()
+        self.timers.turn = None
+        self.version += 1
+        if self.driver.match.winner is not None:
+            await self._finish()
+            return
+        if not self.driver.match.in_round:
+            self._broadcast()
+            await self._prepare_round()
+            return
+        self._begin_turn()
+        self._broadcast()
+
+
+    # ------------------------------------------------------------------ the end
+
+    async def _finish(self) -> None:
+        self.timers.turn = None
+        self.status = "finished"
+        self.finished_at = time.monotonic()
+        await self.store.finish_table(self.row.id, snapshot.result_json(self.driver.match))
+        self.version += 1
+        self._broadcast()
+
+    def _unattended_at(self) -> float | None:
+        if self.status != "waiting" or self.empty_since is None:
+            return None
+        return self.empty_since + self.settings.unattended_seconds
+
+    # ------------------------------------------------------------------ what is sent
+
+    def export_record(self) -> MatchRecord:
+        """The match record with every round's seeds (for the server's own use: see
+        :meth:`record_json` for what may be sent)."""
+        return self.driver.build_record()
+
+    def record_json(self) -> dict[str, Any]:
+        """The match record as sent to anyone (:func:`~basra.server.redaction.redact`)."""
+        return redact(to_json(self.export_record()), self.driver.match.in_round)
+
+    def table_json(self, seat: int | None) -> dict[str, Any]:
+        return snapshot.table_json(self, seat)
+
+    def state_for(self, seat: int | None) -> State:
+        return snapshot.state_for(self, seat)
+
+    def seat_of_player(self, player_id: str | None) -> int | None:
+        """The seat number of a player, if they are seated here."""
+        seat = seat_of_player(self.seats, player_id)
+        return None if seat is None else seat.number
+
+    def _broadcast(self) -> None:
+        """Every connection gets its own seat's state; never awaits a socket."""
+        self.audience.broadcast(self.seats, self.state_for, self.seeding)

@@ -1,0 +1,20 @@
+"""The app's routes, one router per concern; :func:`basra.server.app.create_app` includes
+them all."""
+
+from __future__ import annotations
+
+from fastapi import APIRouter
+
+from basra.server.routes import (
+    guests,
+    health,
+    history,
+    play_socket,
+    quick_match,
+    tables,
+    variants,
+)
+
+ROUTERS: tuple[APIRouter, ...] = (health.router, variants.router, guests.router,
+                                  tables.router, quick_match.router, history.router,
+                                  play_socket.router)

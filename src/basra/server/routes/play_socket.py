@@ -1,0 +1,141 @@
+"""``/ws/tables/{id}``: the websocket on which a table talks to its seats (docs/PROTOCOL.md,
+section 2). A connection's writer drains its outbox; its reader checks the message rate,
+parses each message and hands it to the table's inbox. A table no longer in memory is
+answered from the store: its last state once, then ``closed``."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import time
+
+from fastapi import APIRouter, WebSocket, WebSocketDisconnect
+
+from basra.server.commands import Attach, Detach, Incoming
+from basra.server.deps import get_guards, get_lobby, get_settings, get_store, player_of
+from basra.server.errors import error_response
+from basra.server.limits import TokenBucket, address_key, client_address
+from basra.server.lobby import LobbyError
+from basra.server.messages import Closed, Error, ServerMessage, Welcome, encode
+from basra.server.outbox import Outbox
+from basra.server.protocol import ProtocolError, error_message, parse_client_message
+from basra.server.table import Table
+from basra.store.base import PlayerRow
+
+router = APIRouter()
+
+
+@router.websocket("/ws/tables/{table_id}")
+async def table_socket(websocket: WebSocket, table_id: str,
+                       token: str | None = None) -> None:
+    sockets = get_guards(websocket).sockets
+    address = address_key(client_address(websocket.scope))
+    if not sockets.acquire(address):
+        await websocket.send_denial_response(error_response(
+            "rate/limited", "too many open connections from your address",
+            headers={"Retry-After": "10"}))
+        return
+    try:
+        await websocket.accept()
+        table = get_lobby(websocket).table(table_id)
+        player = await player_of(get_store(websocket), token)
+        if table is None:
+            await _from_store(websocket, table_id, player)
+            return
+        await _play(websocket, table, player.id if player else None)
+    finally:
+        sockets.release(address)
+
+
+async def _send(websocket: WebSocket, message: ServerMessage) -> None:
+    await websocket.send_text(encode(message))
+
+
+async def _from_store(websocket: WebSocket, table_id: str,
+                      player: PlayerRow | None) -> None:
+    """A table no longer in memory: its last state once (a seated player's own view),
+    then ``closed``."""
+    try:
+        table = await get_lobby(websocket).any_table(table_id)
+    except LobbyError as exc:  # table/not_found
+        await _send(websocket, Error(exc.code, exc.message))
+        await websocket.close(code=4404)
+        return
+    seat = table.seat_of_player(player.id if player else None)
+    await _send(websocket, Welcome(table_id, seat))
+    await _send(websocket, table.state_for(seat))
+    await _send(websocket, Closed(table.status))
+    await websocket.close(code=1000)
+
+
+async def _play(websocket: WebSocket, table: Table, player_id: str | None) -> None:
+    """One connection at a table: its writer drains its outbox; this reads, checks the
+    message rate, parses and hands messages to the table."""
+    settings = get_settings(websocket)
+    outbox = Outbox(websocket, limit=settings.send_queue_limit,
+                    stall_seconds=settings.stall_seconds)
+    await table.inbox.put(Attach(outbox, player_id))  # before any message of its own
+    writer = asyncio.create_task(outbox.run())
+    reader = asyncio.create_task(_read(websocket, table, outbox))
+    actor = table.task
+    watched = {reader, writer} | ({actor} if actor is not None else set())
+    try:
+        await asyncio.wait(watched, return_when=asyncio.FIRST_COMPLETED)
+        if actor is not None and actor.done() and outbox.queued == 0 and not outbox.closed:
+            # The table left memory before it took this connection: answer from the store.
+            for task in (reader, writer):
+                task.cancel()
+            await asyncio.gather(reader, writer, return_exceptions=True)
+            outbox.closed = True
+            store = get_store(websocket)
+            player = await store.player(player_id) if player_id else None
+            await _from_store(websocket, table.row.id, player)
+            return
+        if not reader.done() and not writer.done():
+            await asyncio.wait([reader, writer], return_when=asyncio.FIRST_COMPLETED)
+    finally:
+        for task in (reader, writer):
+            task.cancel()
+        await asyncio.gather(reader, writer, return_exceptions=True)
+        await table.inbox.put(Detach(outbox))
+        closing = outbox.closing
+        outbox.closed = True
+        with contextlib.suppress(Exception):
+            if closing is not None:  # the outbox closes it, with its own code
+                await asyncio.wait_for(asyncio.shield(closing), settings.stall_seconds + 1)
+            else:
+                await asyncio.wait_for(websocket.close(), 1.0)
+
+
+async def _read(websocket: WebSocket, table: Table, outbox: Outbox) -> None:
+    limits = get_settings(websocket).limits
+    bucket = TokenBucket(limits.messages_per_second, limits.message_burst)
+    # Dropped messages drain this one: flood_close drops within 10 s close the socket,
+    # however they are spaced.
+    patience = TokenBucket(limits.flood_close / 10, limits.flood_close)
+    warned = 0.0
+    with contextlib.suppress(WebSocketDisconnect, RuntimeError):
+        while not outbox.closed:
+            frame = await websocket.receive()
+            if frame["type"] == "websocket.disconnect":
+                return
+            if not bucket.take():
+                if not patience.take():
+                    outbox.close("message flood", code=1008)
+                    return
+                now = time.monotonic()
+                if now - warned >= 1.0:  # one warning a second, not one a message
+                    warned = now
+                    outbox.put(Error("protocol/rate_limited",
+                                     f"at most {limits.messages_per_second:g} messages "
+                                     "a second: this one was dropped"))
+                continue
+            # A text frame, or a binary one (taken as UTF-8 JSON): never a KeyError.
+            text: str | None = frame.get("text")
+            raw: str | bytes = text if text is not None else frame.get("bytes") or b""
+            try:
+                message = parse_client_message(raw)
+            except ProtocolError as exc:
+                outbox.put(error_message(exc))
+                continue
+            await table.inbox.put(Incoming(outbox, message))

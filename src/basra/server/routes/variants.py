@@ -1,0 +1,22 @@
+"""``GET /api/variants``: the rule book as data (every variant, seatings, targets, card
+points, bots, limits), from :func:`basra.rulebook.variants_json` and the nickname bounds."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from fastapi import APIRouter
+
+from basra.rulebook import variants_json
+from basra.server.auth import NICKNAME_MAX, NICKNAME_MIN
+
+router = APIRouter()
+
+
+@router.get("/api/variants")
+async def variants() -> dict[str, Any]:
+    book = variants_json()
+    limits = book["limits"]
+    assert isinstance(limits, dict)
+    limits.update(nickname_min=NICKNAME_MIN, nickname_max=NICKNAME_MAX)
+    return book

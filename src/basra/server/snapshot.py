@@ -1,0 +1,143 @@
+"""What a table sends: the public table JSON (seats, clock, fairness, rematch), each seat's
+``state``, and the fan-out of states to every connection without ever awaiting a socket.
+
+Each connection gets its own seat's state (a spectator the public one), and the state of a
+seat is encoded once for all its connections.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any
+
+from basra.engine import Match
+from basra.server.commands import Command, Connection, Detach
+from basra.server.messages import ServerMessage, State, encode
+from basra.server.seats import Seat
+from basra.server.seeding import Seeding
+
+if TYPE_CHECKING:
+    from basra.server.flow import TableFlow
+
+
+def phase(table: TableFlow) -> str:
+    """``waiting``, ``arriving``, ``seeding``, ``playing``, ``finished`` or ``abandoned``."""
+    if table.status in ("waiting", "finished", "abandoned"):
+        return table.status
+    if table.timers.arrival is not None:
+        return "arriving"
+    return "seeding" if table.seeding.open else "playing"
+
+
+def fairness_json(table: TableFlow) -> dict[str, Any]:
+    """The commitment of the round now seeding or in play (``current``) and every finished
+    round's seeds (``revealed``): a server seed is never shown before its round ends."""
+    match = table.driver.match
+    revealed = []
+    current = None
+    for r in table.driver.rounds:
+        finished = r.client_seed is not None and (
+            r.number < match.rounds_started or not match.in_round)
+        entry: dict[str, Any] = {"round": r.number, "commitment": r.commitment,
+                                 "client_seed": r.client_seed}
+        if finished:
+            revealed.append({**entry, "server_seed": r.server_seed, "nonce": r.number})
+        else:
+            current = entry
+    if current is not None and table.seeding.open:
+        current["parts_sent"] = [s.part is not None if s.human else None
+                                 for s in table.seats]
+    return {"current": current, "revealed": revealed}
+
+
+def player_json(seat: Seat, you: int | None) -> dict[str, Any]:
+    return {
+        "seat": seat.number,
+        "name": seat.name,
+        "kind": "human" if seat.human else ("bot" if seat.bot_level else "empty"),
+        "connected": bool(seat.connections) if seat.human else None,
+        "bot_playing": seat.takeover,
+        "client_seed": seat.part if seat.number == you else None,
+        "rematch": seat.rematch,
+    }
+
+
+def table_json(table: TableFlow, seat: int | None) -> dict[str, Any]:
+    """The public table as ``seat`` (None: a spectator) is shown it."""
+    clock = table.timers.clock_json(table.to_play(), table.settings.clock_seconds)
+    out: dict[str, Any] = {
+        "id": table.row.id,
+        "kind": table.row.kind,
+        "variant": table.row.variant,
+        "seats": table.row.seats,
+        "teams": table.row.teams,
+        "status": table.status,
+        "phase": phase(table),
+        "players": [player_json(s, seat) for s in table.seats],
+        "clock": clock,
+        "fairness": fairness_json(table),
+        "rematch_table": table.rematch_table,
+    }
+    if seat is not None and table.row.invite_code:
+        out["invite_code"] = table.row.invite_code
+    return out
+
+
+def state_for(table: TableFlow, seat: int | None) -> State:
+    return State(table.version, seat, table_json(table, seat),
+                 table.driver.view(seat).to_json())
+
+
+def result_json(match: Match) -> dict[str, Any]:
+    """A finished match's result as the store keeps it."""
+    last = match.results[-1] if match.results else None
+    return {"winner": match.winner,
+            "totals": list(last.totals) if last else list(match.totals),
+            "sets": list(match.sets)}
+
+
+class Audience:
+    """Everyone connected to a table: the seats' connections and the spectators'."""
+
+    def __init__(self, inbox: asyncio.Queue[Command]) -> None:
+        self.inbox = inbox
+        self.spectators: set[Connection] = set()
+        self.lost: set[Connection] = set()
+        """Connections their outbox closed, waiting for the actor to detach them."""
+
+    def connections(self, seats: list[Seat]) -> list[Connection]:
+        return [c for s in seats for c in s.connections] + list(self.spectators)
+
+    def send(self, conn: Connection, message: ServerMessage | str) -> None:
+        """Queue a message for one connection; a connection that cannot take it (its queue
+        overflowed, or it stopped reading) is closed and counts as gone at once."""
+        if not conn.put(message):
+            self.lose(conn)
+
+    def lose(self, conn: Connection) -> None:
+        """A connection closed by its outbox: the actor detaches it next (once)."""
+        if conn not in self.lost:
+            self.lost.add(conn)
+            self.inbox.put_nowait(Detach(conn))
+
+    def send_seat(self, seat: Seat, state: State) -> None:
+        text = encode(state)
+        for conn in list(seat.connections):
+            self.send(conn, text)
+
+    def broadcast(self, seats: list[Seat], state: Callable[[int | None], State],
+                  seeding: Seeding) -> None:
+        """Every connection gets its own seat's state; while a round is seeding, each
+        seat connection's commitment mark is taken."""
+        for seat in seats:
+            if seat.connections:
+                text = encode(state(seat.number))
+                for conn in list(seat.connections):
+                    self.send(conn, text)
+                    if seeding.open and conn in seat.connections:
+                        seeding.mark(conn)
+        if self.spectators:
+            text = encode(state(None))
+            for conn in list(self.spectators):
+                self.send(conn, text)

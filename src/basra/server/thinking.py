@@ -1,0 +1,55 @@
+"""Bots think off the loop: a bot's move is computed in a worker thread and comes back to
+the table's inbox as a :class:`~basra.server.commands.BotMove` carrying the table version
+it was computed for (a stale one is dropped by the table)."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import time
+
+from basra.bots.base import Bot
+from basra.server.commands import BotMove, Command
+from basra.views import SeatView
+
+
+class Thinking:
+    """The one bot move a table may be waiting for."""
+
+    def __init__(self, inbox: asyncio.Queue[Command]) -> None:
+        self.inbox = inbox
+        self.task: asyncio.Task[None] | None = None
+
+    @property
+    def busy(self) -> bool:
+        return self.task is not None
+
+    def start(self, bot: Bot, seat: int, view: SeatView, version: int, delay: float) -> None:
+        """Think for ``seat`` (replacing any thinking under way); the move comes ``delay``
+        seconds after the start at the soonest."""
+        async def think() -> None:
+            started = time.monotonic()
+            choice = await asyncio.to_thread(bot.choose, view)
+            rest = delay - (time.monotonic() - started)
+            if rest > 0:
+                await asyncio.sleep(rest)
+            await self.inbox.put(BotMove(seat, version, choice))
+
+        self.cancel()
+        self.task = asyncio.create_task(think())
+
+    def cancel(self) -> None:
+        if self.task is not None:
+            self.task.cancel()
+            self.task = None
+
+    def done(self) -> None:
+        """The move came (or another play made it moot): no thinking counts now."""
+        self.task = None
+
+    async def stop(self) -> None:
+        task, self.task = self.task, None
+        if task is not None:
+            task.cancel()
+            with contextlib.suppress(asyncio.CancelledError, Exception):
+                await task

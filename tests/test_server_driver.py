@@ -1,0 +1,115 @@
+"""The table actor plays its match through the match driver (basra.driver): a person's play
+reaches the engine once, and a whole match at a real table, through real sockets, gives the
+record the driver's reference gives for the same seeds, parts and players."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from pathlib import Path
+from typing import Any
+
+import httpx
+import pytest
+
+from basra import driver as driver_module
+from basra.bots import make_bot
+from basra.cards import NAMES, names_of
+from basra.driver import Player
+from basra.engine import Match, Play
+from basra.records import parse_record, to_json
+from basra.rules import find_variant
+from basra.seating import Seating
+from basra.views import view_from_json
+from server_harness import (
+    bot_table,
+    new_guest,
+    play_match_sending_parts,
+    serve,
+    two_at_a_private_table,
+)
+from test_driver import reference_match
+
+
+def test_a_persons_play_is_applied_to_the_engine_once(tmp_path: Path,
+                                                      monkeypatch: pytest.MonkeyPatch) -> None:
+    """Two people and no bot: the one play made reaches the engine exactly once (checked,
+    stored, then applied with what the check returned)."""
+    calls: list[int] = []
+    real = driver_module.engine_play
+
+    def counting(match: Match, move: Play, seat: int | None = None) -> Match:
+        calls.append(seat if seat is not None else -1)
+        return real(match, move, seat)
+
+    monkeypatch.setattr(driver_module, "engine_play", counting)
+
+    async def scenario(base: str, http: httpx.AsyncClient) -> None:
+        _, amira, omar = await two_at_a_private_table(base, http)
+        try:
+            state = await amira.until(lambda s: s["view"]["turn"] is not None)
+            mover = amira if amira.my_turn(state) else omar
+            await mover.until(mover.my_turn)
+            assert calls == []
+            await mover.play_first_legal()
+            after = await mover.until(lambda s: len(s["view"]["plays"]) == 1)
+            assert calls == [after["view"]["plays"][0]["seat"]]
+        finally:
+            await amira.close()
+            await omar.close()
+
+    serve(tmp_path, scenario)
+
+
+BOT_SEED = "same-match"
+EGYPTIAN = find_variant("egyptian")
+
+
+def amira_bot() -> Player:
+    """What Amira's client plays: an easy bot's choice on the view the table sent her."""
+    return make_bot("easy", seed="amira")
+
+
+def amira_client() -> Callable[[dict[str, Any]], dict[str, Any]]:
+    """Amira's scripted client: ``amira_bot``'s choice on the view the table sent."""
+    bot = amira_bot()
+
+    def choose(view: dict[str, Any]) -> dict[str, Any]:
+        move = bot.choose(view_from_json(view))
+        return {"card": NAMES[move.card], "take": names_of(move.take)}
+
+    return choose
+
+
+def test_a_whole_match_at_a_table_is_the_drivers_reference_match(tmp_path: Path) -> None:
+    """Amira (a scripted client playing an easy bot's choices, sending her own parts)
+    against the table's random bot, seeded by the settings: the table's record equals
+    :func:`test_driver.reference_match` for the server seeds the table revealed, Amira's
+    parts (the bot's derived) and the same two players."""
+    async def scenario(base: str, http: httpx.AsyncClient) -> dict[str, Any]:
+        amira = await new_guest(base, http, "Amira")
+        table_id = await bot_table(base, http, amira)
+        await amira.connect(table_id)
+        parts: dict[int, str] = {}
+        try:
+            await play_match_sending_parts(amira, parts, choose=amira_client(),
+                                           part=lambda number: f"amira-{number}")
+        finally:
+            await amira.close()
+        record: dict[str, Any] = (await http.get(f"{base}/api/tables/{table_id}/record")).json()
+        assert sorted(parts) == list(range(1, len(record["rounds"]) + 1))
+        return {"record": record, "parts": parts}
+
+    # the window waits for Amira's part (the round starts the moment it comes)
+    played = serve(tmp_path, scenario, seed_window_seconds=60.0, bot_seed=BOT_SEED)
+    record = parse_record(played["record"])
+    server_seeds = {r.fairness.nonce: r.fairness.server_seed for r in record.rounds
+                    if r.fairness is not None}
+    assert len(server_seeds) == len(record.rounds) >= 2
+
+    def seeds(number: int) -> tuple[str, Sequence[str | None]]:
+        return server_seeds[number], [played["parts"][number], None]
+
+    expected = reference_match(EGYPTIAN, Seating(2), ["Amira", "bot:random"],
+                               [amira_bot(), make_bot("random", seed=f"{BOT_SEED}:1")], seeds)
+    assert to_json(record) == to_json(expected)
+    assert played["record"] == to_json(expected)
