@@ -18,7 +18,8 @@ from playwright.sync_api import Browser, Playwright, sync_playwright
 
 from basra.cards import NAMES, cards_of
 from basra.engine import deal_round
-from basra.records import parse_record, verify
+from basra.records import parse_record
+from basra.replay import verify
 from basra.rules import find_variant
 from basra.shuffle import commitment, part_problem, seat_part, shuffled_deck
 from web_helpers import (

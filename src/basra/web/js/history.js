@@ -1,10 +1,10 @@
 // Your finished matches, newest first, each with its record to download.
 
 import { h, replace } from "./dom.js";
-import { t } from "./i18n.js";
-import { api, me } from "./api.js";
-import { historyItem } from "./lobby.js";
-import { link, spinner } from "./ui.js";
+import { t, num, dateTime } from "./i18n.js";
+import { api, me, recordUrl } from "./api.js";
+import { sideOf } from "./variants.js";
+import { link, playerName, spinner } from "./ui.js";
 
 export function mount(container) {
   let matches = null;
@@ -33,4 +33,23 @@ export function mount(container) {
     render();
   })();
   return { unmount() { alive = false; }, relabel: render };
+}
+
+/** One finished match in a history list (shared with the history page). */
+export function historyItem(m) {
+  const mySide = sideOf(m.seat, m.teams);
+  const result = m.winner === null || m.winner === undefined ? "draw" : m.winner === mySide ? "won" : "lost";
+  const all = m.players.map((name, seat) => ({ name, seat, kind: String(name).startsWith("bot:") ? "bot" : "human" }));
+  const names = all.map((player, seat) => (seat === m.seat ? t("seat.you") : playerName(player, all)));
+  const opponents = names.filter((_, seat) => seat !== m.seat);
+  return h("li", { class: ["history-item", result], dataset: { table: m.table } },
+    h("span", { class: ["result-badge", result] }, t(`history.${result}`)),
+    h("div", { class: "history-main" },
+      h("div", { class: "history-title" },
+        h("strong", null, t(`variant.${m.variant}.name`)), " · ",
+        h("span", null, t("history.vs", { names: opponents.join(t("list.sep")) }))),
+      h("div", { class: "history-meta muted" },
+        h("span", { class: "history-score" }, m.totals.map((n) => num(n)).join(" – ")), " · ",
+        h("time", { datetime: m.finished_at }, dateTime(m.finished_at)))),
+    h("a", { class: "btn small", href: m.record || recordUrl(m.table), download: `basra-${m.table}.json`, "aria-label": t("history.download_label", { variant: t(`variant.${m.variant}.name`), date: dateTime(m.finished_at) }) }, t("history.download")));
 }

@@ -1,50 +1,20 @@
 // The lobby: who you are (a guest with a remembered nickname), which variant, and the ways
-// to a table: a bot, a quick match, a private table with an invite link, a code. Also the
-// landing page of an invite link (/join/CODE) and a short match history.
+// to a table: a bot, a quick match (quick.js), a private table with an invite link, a code.
+// Also the landing page of an invite link (/join/CODE) and a short match history. Variants,
+// seatings, bot levels and nickname lengths are the server's (variants.js).
 
 import { h, replace } from "./dom.js";
-import { t, num, dateTime } from "./i18n.js";
-import { api, me, session, signIn, recordUrl } from "./api.js";
+import { t } from "./i18n.js";
+import { api, me, session, signIn } from "./api.js";
 import { cardFace } from "./cards.js";
-import { BOT_LEVELS, VARIANT_NAMES, variantOf } from "./variants.js";
-import { announce, errorText, link, navigate, playerName, toast, spinner } from "./ui.js";
+import { botLevels, defaultVariant, limits, seatingKey, variantNames, variantOf } from "./variants.js";
+import { loadPrefs, savePrefs } from "./prefs.js";
+import { QuickMatch, takeRequeued } from "./quick.js";
+import { historyItem } from "./history.js";
+import { announce, errorText, link, navigate, toast, spinner } from "./ui.js";
 
-const PREFS = "basra.prefs";
-const REQUEUED = "basra.requeued";
-/** Seconds one long poll of a quick-match ticket waits (the server allows 30). The ticket
- * lapses a few seconds after its owner stops waiting, so a new poll follows at once. A poll
- * only ends early on a match, so until the bot offer is shown the polls are short: the offer
- * comes with an answer. */
-/** A long poll's seconds: the server answers sooner on a match or when a bot is offered. */
-const QUICK_WAIT = 25;
-const QUICK_RETRY_MS = 700;
-
-/** Hand a quick-match ticket to the lobby (the table's matched opponent never came): the
- * lobby opens on the waiting view for it, with the bot offer and a word on why. */
-export function resumeQuickMatch(info) {
-  try { sessionStorage.setItem(REQUEUED, JSON.stringify({ ...info, at: Date.now() })); } catch { /* ignore */ }
-}
-
-function takeRequeued() {
-  let info = null;
-  try {
-    info = JSON.parse(sessionStorage.getItem(REQUEUED) || "null");
-    sessionStorage.removeItem(REQUEUED);
-  } catch { info = null; }
-  return info && info.ticket && Date.now() - info.at < 60000 ? info : null;
-}
-
-function loadPrefs() {
-  try { return JSON.parse(localStorage.getItem(PREFS) || "{}"); } catch { return {}; }
-}
-
-function savePrefs(prefs) {
-  try { localStorage.setItem(PREFS, JSON.stringify(prefs)); } catch { /* ignore */ }
-}
-
-export function seatingKey([players, teams]) {
-  return teams ? `${players}t` : String(players);
-}
+/** The bot level offered first, when the player has not chosen one. */
+const FIRST_LEVEL = "medium";
 
 export function mount(container, params) {
   const lobby = new Lobby(container, params);
@@ -57,15 +27,16 @@ class Lobby {
     this.container = container;
     this.params = params;
     const prefs = loadPrefs();
-    this.variant = VARIANT_NAMES.includes(prefs.variant) ? prefs.variant : "egyptian";
-    this.level = BOT_LEVELS.includes(prefs.level) ? prefs.level : "medium";
+    const levels = botLevels();
+    this.variant = variantNames().includes(prefs.variant) ? prefs.variant : defaultVariant();
+    this.level = levels.includes(prefs.level) ? prefs.level : levels.includes(FIRST_LEVEL) ? FIRST_LEVEL : levels[0];
     this.seating = prefs.seating || {};
     this.player = null;
     this.checked = false;
     this.editingName = false;
     this.nameError = "";
     this.busy = "";
-    this.quick = null;
+    this.quick = new QuickMatch(this);
     this.history = null;
     this.joinError = "";
     this.destroyed = false;
@@ -87,8 +58,8 @@ class Lobby {
     }
     const requeued = this.params.join ? null : takeRequeued();
     if (requeued && this.player) {
-      if (VARIANT_NAMES.includes(requeued.variant)) this.variant = requeued.variant;
-      this.startWaiting({ ticket: requeued.ticket, since: Date.now(), offer: requeued.offer !== false, variant: this.variant, status: "waiting", notice: "requeued" });
+      if (variantNames().includes(requeued.variant)) this.variant = requeued.variant;
+      this.quick.wait({ ticket: requeued.ticket, since: Date.now(), offer: requeued.offer !== false, variant: this.variant, status: "waiting", notice: "requeued" });
       announce(t("lobby.quick.requeued"));
     }
     this.render();
@@ -98,11 +69,7 @@ class Lobby {
 
   destroy() {
     this.destroyed = true;
-    clearInterval(this.quickTimer);
-    if (this.quick && this.quick.ticket && this.quick.status === "waiting") {
-      api.quickLeave(this.quick.ticket).catch(() => null);
-    }
-    this.quick = null;
+    this.quick.stop();
   }
 
   prefs() {
@@ -143,7 +110,7 @@ class Lobby {
   }
 
   hero() {
-    const fan = ["JS", "2C", "10D"].map((card, i) => h("div", { class: `hero-card hero-card-${i}` }, cardFace(card, "egyptian")));
+    const fan = ["JS", "2C", "10D"].map((card, i) => h("div", { class: `hero-card hero-card-${i}` }, cardFace(card, defaultVariant())));
     return h("header", { class: "hero" },
       h("div", { class: "hero-text" },
         h("h1", null, t("app.name")),
@@ -171,7 +138,8 @@ class Lobby {
 
   nameForm(after) {
     const input = h("input", {
-      id: "nickname", name: "nickname", type: "text", autocomplete: "nickname", minlength: 2, maxlength: 20,
+      id: "nickname", name: "nickname", type: "text", autocomplete: "nickname",
+      minlength: limits().nickname_min, maxlength: limits().nickname_max,
       required: true, value: session.nickname || "", "aria-describedby": "nickname-hint nickname-error",
       "aria-invalid": this.nameError ? "true" : "false",
     });
@@ -192,8 +160,9 @@ class Lobby {
 
   async saveName(raw) {
     const nickname = String(raw || "").trim();
-    if (Array.from(nickname).length < 2 || Array.from(nickname).length > 20) {
-      this.nameError = t("error.guest.bad_nickname");
+    const length = Array.from(nickname).length;
+    if (length < limits().nickname_min || length > limits().nickname_max) {
+      this.nameError = errorText({ code: "guest/bad_nickname" });
       this.render();
       this.container.querySelector("#nickname")?.focus();
       return false;
@@ -220,7 +189,7 @@ class Lobby {
   }
 
   variantCard() {
-    const options = VARIANT_NAMES.map((name) => {
+    const options = variantNames().map((name) => {
       const id = `variant-${name}`;
       return h("div", { class: ["variant-option", this.variant === name && "chosen"] },
         h("input", {
@@ -253,13 +222,13 @@ class Lobby {
     const variant = variantOf(this.variant);
     const key = this.seating[this.variant] || seatingKey(variant.seatings[0]);
     const seating = variant.seatings.find((s) => seatingKey(s) === key) || variant.seatings[0];
-    return { variant: this.variant, players: seating[0], teams: seating[1], ...extra };
+    return { variant: this.variant, players: seating.players, teams: seating.teams, ...extra };
   }
 
   playCard() {
     const busy = (name) => this.busy === name;
     const levelGroup = h("div", { class: "segmented", role: "radiogroup", "aria-label": t("lobby.bot.level") },
-      BOT_LEVELS.map((level) => h("label", { class: ["seg", this.level === level && "on"] },
+      botLevels().map((level) => h("label", { class: ["seg", this.level === level && "on"] },
         h("input", { type: "radio", name: "level", value: level, checked: this.level === level, on: { change: () => { this.level = level; this.prefs(); this.render(); this.container.querySelector(`input[name=level][value=${level}]`)?.focus(); } } }),
         h("span", null, t(`bot.level.${level}`)))));
     const bot = h("div", { class: "play-option bot-option" },
@@ -269,7 +238,7 @@ class Lobby {
       this.seatingSelect("bot-seating"),
       h("button", { type: "button", class: "btn primary big", id: "play-bot", disabled: !!this.busy, on: { click: () => this.playBot() } },
         busy("bot") ? spinner() : null, t("lobby.bot.start")));
-    const quick = h("div", { class: "play-option quick-option", "aria-live": "polite" }, this.quickContent());
+    const quick = h("div", { class: "play-option quick-option", "aria-live": "polite" }, this.quick.content());
     const priv = h("div", { class: "play-option private-option" },
       h("h3", null, t("lobby.private.title")),
       h("p", { class: "muted" }, t("lobby.private.text")),
@@ -284,33 +253,6 @@ class Lobby {
     return h("section", { class: "card-box play", "aria-labelledby": "play-title" },
       h("h2", { id: "play-title" }, t("lobby.play.title", { variant: t(`variant.${this.variant}.name`) })),
       h("div", { class: "play-options" }, bot, quick, priv, join));
-  }
-
-  quickContent() {
-    const q = this.quick;
-    if (!q) {
-      return [
-        h("h3", null, t("lobby.quick.title")),
-        h("p", { class: "muted" }, t("lobby.quick.text", { variant: t(`variant.${this.variant}.name`) })),
-        h("button", { type: "button", class: "btn big", id: "quick-match", disabled: !!this.busy, on: { click: () => this.quickMatch() } }, t("lobby.quick.start")),
-      ];
-    }
-    const seconds = Math.floor((Date.now() - q.since) / 1000);
-    const time = `${Math.floor(seconds / 60)}:${String(seconds % 60).padStart(2, "0")}`;
-    return [
-      h("h3", null, t("lobby.quick.title")),
-      q.notice ? h("p", { class: "notice quick-notice", dataset: { notice: q.notice } }, t(`lobby.quick.${q.notice}`)) : null,
-      h("p", { class: "waiting-line" }, spinner(), " ", t("lobby.quick.waiting", { variant: t(`variant.${q.variant}.name`) }), " ", h("span", { class: "elapsed" }, time)),
-      q.offer ? h("div", { class: "offer" },
-        q.notice ? null : h("p", null, t("lobby.quick.offer")),
-        h("button", { type: "button", class: "btn primary", id: "quick-bot", on: { click: () => this.quickBot() } }, t("lobby.quick.take_bot", { level: t(`bot.level.${this.level}`) }))) : null,
-      h("button", { type: "button", class: "btn ghost", id: "quick-cancel", on: { click: () => this.quickCancel() } }, t("lobby.quick.cancel")),
-    ];
-  }
-
-  renderQuick() {
-    const box = this.container.querySelector(".quick-option");
-    if (box) replace(box, this.quickContent());
   }
 
   renderRecent() {
@@ -399,101 +341,4 @@ class Lobby {
       if (!this.destroyed) this.render();
     }
   }
-
-  quickMatch() {
-    return this.act("quick", async () => {
-      const answer = await api.quickMatch(this.variant);
-      if (answer.status === "matched" && answer.table) {
-        navigate(`/table/${encodeURIComponent(answer.table)}`);
-        return;
-      }
-      this.startWaiting({ ticket: answer.ticket, since: Date.now(), offer: answer.bot_offer, variant: this.variant, status: answer.status });
-    });
-  }
-
-  /** Wait on a ticket: one long poll open at all times, and the elapsed time ticking. */
-  startWaiting(q) {
-    this.quick = q;
-    clearInterval(this.quickTimer);
-    this.pollQuick();
-    this.quickTimer = setInterval(() => {
-      if (this.destroyed || !this.quick) { clearInterval(this.quickTimer); return; }
-      const el = this.container.querySelector(".quick-option .elapsed");
-      if (el) {
-        const seconds = Math.floor((Date.now() - this.quick.since) / 1000);
-        el.textContent = `${Math.floor(seconds / 60)}:${String(seconds % 60).padStart(2, "0")}`;
-      }
-    }, 1000);
-  }
-
-  async pollQuick() {
-    while (this.quick && !this.destroyed) {
-      const q = this.quick;
-      let answer;
-      try {
-        answer = await api.quickWait(q.ticket, QUICK_WAIT);
-      } catch (err) {
-        if (this.quick !== q) return;
-        if (err.code === "queue/not_found") {
-          this.quick = null;
-          clearInterval(this.quickTimer);
-          this.render();
-          toast(t("lobby.quick.lapsed"), "info");
-          return;
-        }
-        // Ask again soon: the ticket lapses a few seconds after the last poll.
-        await new Promise((r) => setTimeout(r, QUICK_RETRY_MS));
-        continue;
-      }
-      if (this.quick !== q) return;
-      q.status = answer.status;
-      if (answer.status === "matched" && answer.table) {
-        navigate(`/table/${encodeURIComponent(answer.table)}`);
-        return;
-      }
-      if (answer.bot_offer && !q.offer) {
-        q.offer = true;
-        this.renderQuick();
-      }
-    }
-  }
-
-  async quickCancel() {
-    const q = this.quick;
-    this.quick = null;
-    clearInterval(this.quickTimer);
-    this.render();
-    if (q) await api.quickLeave(q.ticket).catch(() => null);
-  }
-
-  async quickBot() {
-    const q = this.quick;
-    if (!q) return;
-    try {
-      const answer = await api.quickBot(q.ticket, this.level);
-      this.quick = null;
-      navigate(`/table/${encodeURIComponent(answer.table)}`);
-    } catch (err) {
-      toast(errorText(err), "error");
-    }
-  }
-}
-
-/** One finished match in a history list (shared with the history page). */
-export function historyItem(m) {
-  const mySide = m.teams ? m.seat % 2 : m.seat;
-  const result = m.winner === null || m.winner === undefined ? "draw" : m.winner === mySide ? "won" : "lost";
-  const all = m.players.map((name, seat) => ({ name, seat, kind: String(name).startsWith("bot:") ? "bot" : "human" }));
-  const names = all.map((player, seat) => (seat === m.seat ? t("seat.you") : playerName(player, all)));
-  const opponents = names.filter((_, seat) => seat !== m.seat);
-  return h("li", { class: ["history-item", result], dataset: { table: m.table } },
-    h("span", { class: ["result-badge", result] }, t(`history.${result}`)),
-    h("div", { class: "history-main" },
-      h("div", { class: "history-title" },
-        h("strong", null, t(`variant.${m.variant}.name`)), " · ",
-        h("span", null, t("history.vs", { names: opponents.join(t("list.sep")) }))),
-      h("div", { class: "history-meta muted" },
-        h("span", { class: "history-score" }, m.totals.map((n) => num(n)).join(" – ")), " · ",
-        h("time", { datetime: m.finished_at }, dateTime(m.finished_at)))),
-    h("a", { class: "btn small", href: m.record || recordUrl(m.table), download: `basra-${m.table}.json`, "aria-label": t("history.download_label", { variant: t(`variant.${m.variant}.name`), date: dateTime(m.finished_at) }) }, t("history.download")));
 }

@@ -1,11 +1,13 @@
-// The page's entry: language, header, and the router that shows one page at a time
-// (/, /join/CODE, /table/ID, /rules, /rules/VARIANT, /history). Each page module exports
+// The page's entry: the rules (variants.js fetches GET /api/variants once, before anything
+// else runs), language, header, and the router that shows one page at a time (/, /join/CODE,
+// /table/ID, /rules, /rules/VARIANT, /history). Each page module exports
 // mount(container, params) returning {unmount(), relabel()}.
 
 import { h, replace } from "./dom.js";
 import { LANGUAGES, currentLanguage, initialLanguage, onLanguageChange, setLanguage, t } from "./i18n.js";
 import { ensureSprites } from "./cards.js";
 import { navigate } from "./ui.js";
+import { loaded } from "./variants.js";
 import * as lobby from "./lobby.js";
 import * as table from "./table.js";
 import * as rules from "./rules.js";
@@ -24,8 +26,19 @@ function route(pathname) {
   return { page: lobby, params: { notFound: true }, nav: "play" };
 }
 
+/** Without the rules the page cannot play: say so, and offer to try again. */
+function unavailable(app) {
+  replace(app, h("div", { class: "page" },
+    h("p", { class: "field-error", role: "alert" }, t("error.network.offline")),
+    h("button", { type: "button", class: "btn primary", on: { click: () => location.reload() } }, t("conn.retry"))));
+}
+
 function render() {
   const app = document.getElementById("app");
+  if (!loaded()) {
+    unavailable(app);
+    return;
+  }
   const { page, params, nav } = route(location.pathname);
   const key = location.pathname;
   if (current && key === currentKey) return;

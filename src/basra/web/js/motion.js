@@ -1,12 +1,15 @@
 // Motion at the table: FLIP for cards that stay, flights for new plays (hand to floor, or
 // hand to the taken cards and on to the side's pile), cards dealt off the stock, and the
 // basra burst. Ghost cards fly in the page's .fx-layer; nothing moves under
-// prefers-reduced-motion. `page` is the table page (table.js).
+// prefers-reduced-motion. `page` is the table page (table.js): its regions (page.el) and
+// its state (page.st); `prev` the game state before the one on screen.
 
 import { h, reducedMotion } from "./dom.js";
 import { t, num, isRTL } from "./i18n.js";
 import { cardFace } from "./cards.js";
 import { sideOf } from "./variants.js";
+import { mySide, table, view } from "./state.js";
+import { seatName } from "./table/names.js";
 
 function rectOf(el) {
   const r = el.getBoundingClientRect();
@@ -24,16 +27,22 @@ export function snapshot(page) {
 }
 
 function pileTarget(page, seat) {
-  const el = page.container.querySelector(`[data-pile-seat="${seat}"]`)
-    || (page.teams() && page.container.querySelector(`[data-pile-seat="${(seat + 2) % 4}"]`));
+  const teams = table(page.st).teams;
+  let el = page.container.querySelector(`[data-pile-seat="${seat}"]`);
+  // A partner's pile is the side's pile.
+  if (!el && teams) {
+    el = Array.from(page.container.querySelectorAll("[data-pile-seat]"))
+      .find((e) => sideOf(Number(e.dataset.pileSeat), teams) === sideOf(seat, teams));
+  }
   return el ? rectOf(el) : null;
 }
 
 export function animate(page, prev, rects) {
-  const view = page.view();
+  const v = view(page.st);
+  const seat = page.st.seat;
   const motion = !reducedMotion() && !document.hidden;
-  const sameRound = prev.view.round === view.round;
-  const fresh = sameRound ? view.plays.slice(prev.view.plays.length) : [];
+  const sameRound = prev.view.round === v.round;
+  const fresh = sameRound ? v.plays.slice(prev.view.plays.length) : [];
   if (!motion) {
     for (const play of fresh) if (play.basra) celebrate(page, play, false);
     return;
@@ -64,11 +73,11 @@ export function animate(page, prev, rects) {
   // The new plays, one after the other.
   fresh.forEach((play, i) => {
     const delay = i * 650;
-    const from = play.seat === page.seat ? rects.hand.get(play.card) : rects.seats.get(play.seat);
+    const from = play.seat === seat ? rects.hand.get(play.card) : rects.seats.get(play.seat);
     if (!play.take.length) {
       const el = page.el.floor.querySelector(`[data-card="${play.card}"]`);
       if (el && from) {
-        flip(el, from, 420, { delay, from: { opacity: play.seat === page.seat ? 1 : 0.4 }, to: { opacity: 1 } });
+        flip(el, from, 420, { delay, from: { opacity: play.seat === seat ? 1 : 0.4 }, to: { opacity: 1 } });
         animating.add(play.card);
       }
       return;
@@ -119,7 +128,7 @@ export function animate(page, prev, rects) {
 }
 
 function makeGhost(page, card, rect) {
-  const g = h("div", { class: "card fx-ghost", style: { left: `${rect.left}px`, top: `${rect.top}px`, width: `${rect.width}px`, height: `${rect.height}px` } }, cardFace(card, page.variant()));
+  const g = h("div", { class: "card fx-ghost", style: { left: `${rect.left}px`, top: `${rect.top}px`, width: `${rect.width}px`, height: `${rect.height}px` } }, cardFace(card, table(page.st).variant));
   page.el.fx.append(g);
   return g;
 }
@@ -139,11 +148,17 @@ function bump(page, seat) {
 }
 
 export function celebrate(page, play, motion) {
-  const mine = page.seat !== null && sideOf(play.seat, page.teams()) === page.mySide();
+  const mine = page.st.seat !== null && sideOf(play.seat, table(page.st).teams) === mySide(page.st);
   const burst = h("div", { class: ["basra-burst", mine ? "mine" : "theirs", motion ? "" : "still"] },
     h("div", { class: "basra-word" }, t("basra.shout")),
-    h("div", { class: "basra-who" }, t("basra.by", { name: page.seatName(play.seat), points: num(play.basra), count: play.basra })));
+    h("div", { class: "basra-who" }, t("basra.by", { name: seatName(page.st, play.seat), points: num(play.basra), count: play.basra })));
   if (motion) for (let i = 0; i < 14; i++) burst.append(h("span", { class: "spark", style: { "--a": `${(i * 360) / 14}deg`, "--d": `${60 + (i % 3) * 30}px` } }));
   page.el.fx.append(burst);
   setTimeout(() => burst.remove(), 1900);
+}
+
+/** A shake of a hand card that cannot be played now. */
+export function nudge(page, card) {
+  const el = page.el.hand.querySelector(`[data-card="${card}"]`);
+  if (el && !reducedMotion()) el.animate([{ transform: "translateX(0)" }, { transform: "translateX(-5px)" }, { transform: "translateX(5px)" }, { transform: "translateX(0)" }], { duration: 240 });
 }

@@ -3,6 +3,13 @@
 
 import { h } from "./dom.js";
 import { has, t } from "./i18n.js";
+import { limits } from "./variants.js";
+
+/** The numbers some error texts name, from the server's limits. */
+const ERROR_PARAMS = {
+  "guest/bad_nickname": (l) => ({ min: l.nickname_min, max: l.nickname_max }),
+  "seed/bad": (l) => ({ max: l.max_part_bytes }),
+};
 
 export function announce(text) {
   const el = document.getElementById("announcer");
@@ -28,7 +35,8 @@ export function errorText(err) {
     return t("error.rate.limited_wait", { count: err.retryAfter, n: err.retryAfter });
   }
   const key = `error.${code.replace("/", ".")}`;
-  return has(key) ? t(key) : t("error.generic");
+  const params = ERROR_PARAMS[code] ? ERROR_PARAMS[code](limits()) : {};
+  return has(key) ? t(key, params) : t("error.generic");
 }
 
 function isBot(player) {

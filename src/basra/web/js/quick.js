@@ -1,0 +1,157 @@
+// The lobby's quick match: one long poll of the ticket open at all times, the elapsed time,
+// the bot offer, cancelling; and the hand-over from a table whose matched opponent never
+// came (requeued: the lobby opens waiting on the new ticket).
+
+import { h, replace } from "./dom.js";
+import { t } from "./i18n.js";
+import { api } from "./api.js";
+import { errorText, navigate, toast, spinner } from "./ui.js";
+
+const REQUEUED = "basra.requeued";
+/** A long poll's seconds: the server answers sooner on a match or when a bot is offered. The
+ * ticket lapses a few seconds after its owner stops waiting, so a new poll follows at once. */
+const QUICK_WAIT = 25;
+const QUICK_RETRY_MS = 700;
+
+/** Hand a quick-match ticket to the lobby (the table's matched opponent never came): the
+ * lobby opens on the waiting view for it, with the bot offer and a word on why. */
+export function resumeQuickMatch(info) {
+  try { sessionStorage.setItem(REQUEUED, JSON.stringify({ ...info, at: Date.now() })); } catch { /* ignore */ }
+}
+
+/** The ticket a table handed over in the last minute, once. */
+export function takeRequeued() {
+  let info = null;
+  try {
+    info = JSON.parse(sessionStorage.getItem(REQUEUED) || "null");
+    sessionStorage.removeItem(REQUEUED);
+  } catch { info = null; }
+  return info && info.ticket && Date.now() - info.at < 60000 ? info : null;
+}
+
+function elapsed(since) {
+  const seconds = Math.floor((Date.now() - since) / 1000);
+  return `${Math.floor(seconds / 60)}:${String(seconds % 60).padStart(2, "0")}`;
+}
+
+/** The quick-match box of a lobby: `lobby` gives variant, level, busy, act(), render(). */
+export class QuickMatch {
+  constructor(lobby) {
+    this.lobby = lobby;
+    this.q = null;
+    this.timer = 0;
+    this.stopped = false;
+  }
+
+  content() {
+    const q = this.q;
+    const lobby = this.lobby;
+    if (!q) {
+      return [
+        h("h3", null, t("lobby.quick.title")),
+        h("p", { class: "muted" }, t("lobby.quick.text", { variant: t(`variant.${lobby.variant}.name`) })),
+        h("button", { type: "button", class: "btn big", id: "quick-match", disabled: !!lobby.busy, on: { click: () => this.find() } }, t("lobby.quick.start")),
+      ];
+    }
+    return [
+      h("h3", null, t("lobby.quick.title")),
+      q.notice ? h("p", { class: "notice quick-notice", dataset: { notice: q.notice } }, t(`lobby.quick.${q.notice}`)) : null,
+      h("p", { class: "waiting-line" }, spinner(), " ", t("lobby.quick.waiting", { variant: t(`variant.${q.variant}.name`) }), " ", h("span", { class: "elapsed" }, elapsed(q.since))),
+      q.offer ? h("div", { class: "offer" },
+        q.notice ? null : h("p", null, t("lobby.quick.offer")),
+        h("button", { type: "button", class: "btn primary", id: "quick-bot", on: { click: () => this.takeBot() } }, t("lobby.quick.take_bot", { level: t(`bot.level.${lobby.level}`) }))) : null,
+      h("button", { type: "button", class: "btn ghost", id: "quick-cancel", on: { click: () => this.cancel() } }, t("lobby.quick.cancel")),
+    ];
+  }
+
+  redraw() {
+    const box = this.lobby.container.querySelector(".quick-option");
+    if (box) replace(box, this.content());
+  }
+
+  find() {
+    const lobby = this.lobby;
+    return lobby.act("quick", async () => {
+      const answer = await api.quickMatch(lobby.variant);
+      if (answer.status === "matched" && answer.table) {
+        navigate(`/table/${encodeURIComponent(answer.table)}`);
+        return;
+      }
+      this.wait({ ticket: answer.ticket, since: Date.now(), offer: answer.bot_offer, variant: lobby.variant, status: answer.status });
+    });
+  }
+
+  /** Wait on a ticket: one long poll open at all times, and the elapsed time ticking. */
+  wait(q) {
+    this.q = q;
+    clearInterval(this.timer);
+    this.poll();
+    this.timer = setInterval(() => {
+      if (this.stopped || !this.q) { clearInterval(this.timer); return; }
+      const el = this.lobby.container.querySelector(".quick-option .elapsed");
+      if (el) el.textContent = elapsed(this.q.since);
+    }, 1000);
+  }
+
+  async poll() {
+    while (this.q && !this.stopped) {
+      const q = this.q;
+      let answer;
+      try {
+        answer = await api.quickWait(q.ticket, QUICK_WAIT);
+      } catch (err) {
+        if (this.q !== q) return;
+        if (err.code === "queue/not_found") {
+          this.q = null;
+          clearInterval(this.timer);
+          this.lobby.render();
+          toast(t("lobby.quick.lapsed"), "info");
+          return;
+        }
+        // Ask again soon: the ticket lapses a few seconds after the last poll.
+        await new Promise((r) => setTimeout(r, QUICK_RETRY_MS));
+        continue;
+      }
+      if (this.q !== q) return;
+      q.status = answer.status;
+      if (answer.status === "matched" && answer.table) {
+        navigate(`/table/${encodeURIComponent(answer.table)}`);
+        return;
+      }
+      if (answer.bot_offer && !q.offer) {
+        q.offer = true;
+        this.redraw();
+      }
+    }
+  }
+
+  async cancel() {
+    const q = this.q;
+    this.q = null;
+    clearInterval(this.timer);
+    this.lobby.render();
+    if (q) await api.quickLeave(q.ticket).catch(() => null);
+  }
+
+  async takeBot() {
+    const q = this.q;
+    if (!q) return;
+    try {
+      const answer = await api.quickBot(q.ticket, this.lobby.level);
+      this.q = null;
+      navigate(`/table/${encodeURIComponent(answer.table)}`);
+    } catch (err) {
+      toast(errorText(err), "error");
+    }
+  }
+
+  /** The lobby goes away: leave the queue if still in it. */
+  stop() {
+    this.stopped = true;
+    clearInterval(this.timer);
+    if (this.q && this.q.ticket && this.q.status === "waiting") {
+      api.quickLeave(this.q.ticket).catch(() => null);
+    }
+    this.q = null;
+  }
+}

@@ -1,0 +1,25 @@
+// The connection banner: lost (with the seconds to the next attempt and a retry button,
+// data-action="reconnect"), back for a moment after a reconnect, or hidden.
+
+import { h } from "../dom.js";
+import { t } from "../i18n.js";
+
+/** `wallNow`: Date.now() (the socket's next attempt is in wall-clock time). */
+export function renderBanner(st, { wallNow = 0, online = true } = {}) {
+  const attrs = { class: "conn-banner", role: "status" };
+  if (st.connection === "reconnecting") {
+    const left = Math.max(0, Math.ceil((st.reconnectAt - wallNow) / 1000));
+    const text = !online ? t("conn.offline")
+      : left > 0 ? t("conn.lost_retry", { count: left, seconds: left }) : t("conn.lost");
+    return h("div", { ...attrs, dataset: { state: "lost" } },
+      h("span", { class: "spinner small" }), h("span", { class: "conn-text" }, text),
+      h("button", { class: "btn small", type: "button", dataset: { action: "reconnect" } }, t("conn.retry")));
+  }
+  if (st.flash) return h("div", { ...attrs, dataset: { state: "back" } }, h("span", { class: "conn-text" }, t("conn.back")));
+  return h("div", { ...attrs, hidden: true, dataset: { state: "" } });
+}
+
+/** The seconds the banner shows (it is redrawn when they change). */
+export function bannerSecond(st, wallNow) {
+  return st.connection === "reconnecting" ? Math.ceil((st.reconnectAt - wallNow) / 1000) : null;
+}

@@ -1,0 +1,53 @@
+// The table's top: the head (variant, round, target, sets, carry, links) and the score bar
+// (each side's total, pile and basras).
+
+import { h } from "../dom.js";
+import { t, num } from "../i18n.js";
+import { sideCount, sideOf, variantOf } from "../variants.js";
+import { mySide, table, view } from "../state.js";
+import { pileIcon, sideName } from "./names.js";
+
+export function renderHead(st) {
+  const root = (...children) => h("div", { class: "table-head" }, ...children);
+  if (!st.game) return root();
+  const tb = table(st);
+  const v = view(st);
+  const variant = variantOf(tb.variant);
+  const sets = variant ? variant.sets_to_win : 1;
+  const bits = [h("span", { class: "variant-name" }, t(`variant.${tb.variant}.name`))];
+  if (v.round > 0) bits.push(h("span", { class: "chip" }, t("table.round", { n: num(v.round) })));
+  bits.push(h("span", { class: "chip" }, sets > 1 ? t("table.target_set", { n: num(v.target) }) : t("table.target", { n: num(v.target) })));
+  if (sets > 1) bits.push(h("span", { class: "chip" }, t("table.sets", { sets: v.sets.map(num).join("–"), n: num(sets) })));
+  if (v.carry > 0) bits.push(h("span", { class: "chip chip-carry", title: t("table.carry_hint") }, t("table.carry", { n: num(v.carry) })));
+  return root(
+    h("div", { class: "head-info" }, bits),
+    h("div", { class: "head-actions" },
+      h("a", { class: "btn ghost small wide-only", href: `/rules/${tb.variant}`, target: "_blank", rel: "noopener" }, t("nav.rules")),
+      h("a", { class: "btn ghost small fair-link", href: "#fairness", dataset: { action: "to-fairness" } }, t("fair.short")),
+      h("a", { class: "btn ghost small wide-only", href: "/", dataset: { action: "nav" } }, t("nav.lobby"))));
+}
+
+export function renderScorebar(st) {
+  const root = (chips) => h("div", { class: "scorebar", role: "group", "aria-label": t("table.scores") }, chips);
+  if (!st.game) return root([]);
+  const v = view(st);
+  const sides = sideCount(v.seats, v.teams);
+  const chips = [];
+  for (let side = 0; side < sides; side++) {
+    const mine = side === mySide(st);
+    const turnSide = v.turn !== null && sideOf(v.turn, v.teams) === side;
+    const name = sideName(st, side);
+    chips.push(h("div", {
+      class: ["side-chip", mine && "mine", turnSide && "turn", v.winner === side && "winner"],
+      dataset: { side: String(side), key: `side-${side}` },
+      "aria-label": t("score.side_label", { name, points: v.totals[side], cards: v.pile_counts[side] || 0 }),
+      role: "group",
+    },
+    h("span", { class: "side-name" }, name),
+    h("span", { class: "side-total", "data-total": String(v.totals[side]) }, num(v.totals[side])),
+    h("span", { class: "side-meta" },
+      h("span", { class: "meta-pile", title: t("score.pile") }, pileIcon(), num(v.pile_counts[side] || 0)),
+      (v.basras[side] || 0) > 0 ? h("span", { class: "meta-basra", title: t("score.basras") }, "★", num(v.basras[side])) : null)));
+  }
+  return root(chips);
+}

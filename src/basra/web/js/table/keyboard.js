@@ -1,0 +1,68 @@
+// Keyboard play: the arrow keys (mirrored right to left), Home and End move along the hand
+// and the choice options; a number key plays that card of the hand, or picks that option
+// during a choice; Escape cancels a choice or closes a round's summary. Enter and Space
+// are the buttons' own. One listener on the document: `ctrl` is the table page.
+
+import { isRTL } from "../i18n.js";
+import { view } from "../state.js";
+
+function arrows() {
+  return isRTL() ? { forward: "ArrowLeft", back: "ArrowRight" } : { forward: "ArrowRight", back: "ArrowLeft" };
+}
+
+function handKeys(ctrl, event) {
+  const buttons = Array.from(ctrl.el.hand.querySelectorAll(".hand-card"));
+  const index = buttons.indexOf(document.activeElement);
+  if (index < 0) return;
+  const { forward, back } = arrows();
+  let next = null;
+  if (event.key === forward) next = (index + 1) % buttons.length;
+  else if (event.key === back) next = (index - 1 + buttons.length) % buttons.length;
+  else if (event.key === "Home") next = 0;
+  else if (event.key === "End") next = buttons.length - 1;
+  if (next !== null) {
+    event.preventDefault();
+    buttons.forEach((b, i) => { b.tabIndex = i === next ? 0 : -1; });
+    buttons[next].focus();
+  }
+}
+
+function choiceKeys(ctrl, event, i) {
+  const n = ctrl.st.choice ? ctrl.st.choice.options.length : 0;
+  if (!n) return;
+  const { forward, back } = arrows();
+  let next = null;
+  if (event.key === forward || event.key === "ArrowDown") next = (i + 1) % n;
+  if (event.key === back || event.key === "ArrowUp") next = (i - 1 + n) % n;
+  if (next !== null) {
+    event.preventDefault();
+    const button = ctrl.el.choice.querySelector(`[data-option="${next}"]`);
+    if (button) button.focus();
+  }
+}
+
+export function onKeydown(ctrl, event) {
+  const st = ctrl.st;
+  if (!st.game) return;
+  const target = event.target;
+  if (target && target.closest) {
+    if (target.closest(".hand")) handKeys(ctrl, event);
+    const option = target.closest(".choice-option");
+    if (option) choiceKeys(ctrl, event, Number(option.dataset.option));
+  }
+  if (event.defaultPrevented || event.ctrlKey || event.metaKey || event.altKey) return;
+  if (target && (target.tagName === "INPUT" || target.tagName === "TEXTAREA" || target.tagName === "SELECT" || target.isContentEditable)) return;
+  if (event.key === "Escape") {
+    if (st.choice) { event.preventDefault(); ctrl.cancelChoice(); return; }
+    if (st.overlay && st.overlay.kind === "round") { event.preventDefault(); ctrl.closeOverlay(); return; }
+  }
+  if (/^[1-9]$/.test(event.key)) {
+    const n = Number(event.key);
+    if (st.choice) {
+      if (n <= st.choice.options.length) { event.preventDefault(); ctrl.chooseOption(n - 1); }
+      return;
+    }
+    const card = view(st).hand[n - 1];
+    if (card && !st.overlay) { event.preventDefault(); ctrl.activate(card); }
+  }
+}

@@ -1,0 +1,56 @@
+// The side panels' score sheet (each round's points and running totals, the record link)
+// and the log of the round's last plays; and the words a screen reader hears for a play.
+
+import { h } from "../dom.js";
+import { t, num } from "../i18n.js";
+import { recordUrl } from "../api.js";
+import { cardName, cardShort } from "../cards.js";
+import { sideCount } from "../variants.js";
+import { mySide, table, view } from "../state.js";
+import { seatName, sideName } from "./names.js";
+
+const panel = (cls, title, children) => h("section", { class: ["panel", cls], "aria-labelledby": title }, children);
+
+export function renderScores(st) {
+  if (!st.game) return panel("scores-panel", "scores-title", []);
+  const v = view(st);
+  const id = table(st).id;
+  const sides = sideCount(v.seats, v.teams);
+  const me = mySide(st);
+  const rows = v.results.map((r, i) => h("tr", null,
+    h("th", { scope: "row" }, num(i + 1)),
+    r.points.map((p, side) => h("td", { class: side === me ? "mine" : "" }, num(p), h("small", null, ` (${num(r.totals[side])})`)))));
+  return panel("scores-panel", "scores-title", [
+    h("h2", { id: "scores-title" }, t("scores.title")),
+    v.results.length ? h("table", { class: "score-sheet" },
+      h("thead", null, h("tr", null, h("th", { scope: "col" }, t("scores.round")),
+        Array.from({ length: sides }, (_, side) => h("th", { scope: "col", class: side === me ? "mine" : "" }, sideName(st, side))))),
+      h("tbody", null, rows)) : h("p", { class: "muted" }, t("scores.none")),
+    h("p", { class: "muted small" }, t("scores.hint", { n: num(v.target) })),
+    h("a", { class: "btn small", href: recordUrl(id), download: `basra-${id}.json` }, t("end.record")),
+  ]);
+}
+
+export function renderLog(st) {
+  if (!st.game) return panel("log-panel", "log-title", []);
+  const items = view(st).plays.slice(-12).reverse().map((p) => h("li", { class: p.basra ? "basra" : "" },
+    h("span", { class: "log-who" }, seatName(st, p.seat)),
+    " ",
+    h("span", { class: "log-card" }, cardShort(p.card)),
+    p.take.length ? [" → ", h("span", { class: "log-take" }, p.take.map(cardShort).join(" "))] : null,
+    p.basra ? h("span", { class: "log-basra" }, ` ${t("basra.word")} `, h("bdi", { dir: "ltr" }, `+${num(p.basra)}`)) : null));
+  return panel("log-panel", "log-title", [
+    h("h2", { id: "log-title" }, t("log.title")),
+    items.length ? h("ol", { class: "play-log", reversed: true }, items) : h("p", { class: "muted" }, t("log.none")),
+  ]);
+}
+
+/** What the announcer says of a play. */
+export function playText(st, play) {
+  const who = seatName(st, play.seat);
+  let text = play.take.length
+    ? t("log.take", { name: who, card: cardName(play.card), cards: play.take.map(cardName).join(t("list.and")) })
+    : t("log.lay", { name: who, card: cardName(play.card) });
+  if (play.basra) text += ` ${t("log.basra", { points: play.basra })}`;
+  return text;
+}

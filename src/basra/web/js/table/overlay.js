@@ -1,0 +1,87 @@
+// The overlays: a round's summary (its breakdown, the page's fairness verdict, the next
+// round or back to the table) and the match end (winner, totals, the last round, rematch,
+// the record). Buttons act through data-action ("ready", "close-overlay", "rematch",
+// "fair-details", "nav").
+
+import { h } from "../dom.js";
+import { t, num } from "../i18n.js";
+import { recordUrl } from "../api.js";
+import { playerName } from "../ui.js";
+import { roundBreakdown } from "../scoring.js";
+import { mySide, myTurn, readied, table, view } from "../state.js";
+import { breakdownTable } from "./breakdown.js";
+import { sideName, trophy } from "./names.js";
+import { verdictDetail, verdictTitle } from "./fairpanel.js";
+
+function totalsTable(st, totals, winner) {
+  const me = mySide(st);
+  const rows = totals.map((total, side) => h("tr", { class: [side === me && "mine", side === winner && "winner"] },
+    h("th", { scope: "row" }, sideName(st, side)), h("td", null, num(total))));
+  return h("table", { class: "totals-table" },
+    h("caption", { class: "sr-only" }, t("end.final_scores")),
+    h("tbody", null, rows));
+}
+
+function matchEnd(st, o, breakdown) {
+  const v = view(st);
+  const tb = table(st);
+  const won = v.winner !== null && v.winner === mySide(st);
+  const title = v.winner === null ? t("end.over")
+    : st.seat === null ? t("end.winner", { name: sideName(st, v.winner) })
+      : won ? t("end.you_won") : t("end.you_lost", { name: sideName(st, v.winner) });
+  const body = [];
+  body.push(h("div", { class: ["end-banner", won ? "won" : "lost"] }, won ? trophy() : null, h("h2", { id: "overlay-title" }, title)));
+  body.push(totalsTable(st, v.totals, v.winner));
+  if (breakdown) body.push(h("details", { class: "last-round" }, h("summary", null, t("end.last_round", { n: num(breakdown.round) })), breakdownTable(st, breakdown)));
+  const me = st.seat !== null ? tb.players[st.seat] : null;
+  const asked = me && me.rematch;
+  const others = tb.players.filter((p) => p.kind === "human" && p.seat !== st.seat);
+  const actions = [];
+  if (tb.rematch_table) {
+    actions.push(h("a", { class: "btn primary", href: `/table/${encodeURIComponent(tb.rematch_table)}`, dataset: { autofocus: "", focusKey: "go-rematch", action: "nav" } }, t("end.go_rematch")));
+  } else if (st.seat !== null && !st.closed) {
+    actions.push(h("button", { class: "btn primary", type: "button", disabled: !!asked, dataset: { autofocus: "", focusKey: "rematch", action: "rematch" } }, asked ? t("end.rematch_waiting") : t("end.rematch")));
+  }
+  actions.push(h("a", { class: "btn", href: recordUrl(tb.id), download: `basra-${tb.id}.json`, dataset: { focusKey: "record", autofocus: actions.length ? undefined : "" } }, t("end.record")));
+  actions.push(h("a", { class: "btn ghost", href: "/", dataset: { action: "nav" } }, t("nav.lobby")));
+  body.push(h("div", { class: "overlay-actions" }, actions));
+  if (others.length && !st.closed) {
+    body.push(h("ul", { class: "rematch-list" }, others.map((p) => h("li", null, playerName(p, tb.players), " — ", p.rematch ? t("end.wants_rematch") : t("end.no_answer")))));
+  }
+  if (st.closed) body.push(h("p", { class: "hint closed-note", dataset: { notice: "closed" } }, t("end.closed")));
+  return body;
+}
+
+function roundEnd(st, o, breakdown, ctx) {
+  const tb = table(st);
+  const body = [h("h2", { id: "overlay-title" }, t("round_end.title", { n: num(o.round) }))];
+  if (breakdown) body.push(breakdownTable(st, breakdown));
+  const verdict = st.verifications[o.round];
+  body.push(h("p", { class: ["fair-line", verdict ? verdict.verdict || (verdict.fair ? "fair" : "unfair") : "pending"] },
+    verdict ? verdictTitle(verdict, o.round) : t("fair.checking"),
+    verdict ? h("span", { class: "verdict-detail" }, " ", verdictDetail(verdict)) : null,
+    " ", h("a", { href: "#fairness", dataset: { action: "fair-details" } }, t("fair.details"))));
+  const seeding = tb.phase === "seeding" && st.seat !== null;
+  const current = tb.fairness.current;
+  const sent = seeding && current && readied(st, ctx.ev.partsFor(current.round));
+  const actions = [];
+  if (seeding) {
+    actions.push(h("button", { class: "btn primary", type: "button", disabled: sent, dataset: { autofocus: "", focusKey: "next-round", action: "ready" } }, sent ? t("deal.waiting") : t("round_end.next")));
+  }
+  const turn = myTurn(st);
+  actions.push(h("button", { class: ["btn", !seeding && "primary", "close-overlay"], type: "button", dataset: { focusKey: "close-overlay", autofocus: seeding ? undefined : "", action: "close-overlay" } }, turn ? t("round_end.play") : t("round_end.close")));
+  body.push(h("div", { class: "overlay-actions" }, actions));
+  if (seeding) body.push(h("p", { class: "hint" }, t("round_end.soon")));
+  else if (turn) body.push(h("p", { class: "hint your-turn-hint" }, t("round_end.your_turn")));
+  return body;
+}
+
+export function renderOverlay(st, ctx) {
+  const o = st.overlay;
+  if (!o || !st.game) return h("div", { class: "overlay-host", hidden: true });
+  const breakdown = roundBreakdown(view(st), { index: o.index, round: o.round });
+  const body = o.kind === "match" ? matchEnd(st, o, breakdown) : roundEnd(st, o, breakdown, ctx);
+  return h("div", { class: "overlay-host" },
+    h("div", { class: "overlay-backdrop" },
+      h("div", { class: ["overlay-card", `overlay-${o.kind}`], role: "dialog", "aria-modal": "false", "aria-labelledby": "overlay-title", dataset: { key: `overlay-${o.kind}-${o.round}` } }, body)));
+}
