@@ -21,23 +21,32 @@ Connection = Outbox
 
 @dataclass(frozen=True, slots=True)
 class Attach:
+    """A connection opened: as the seat of ``player_id`` if it has one here, else as a
+    spectator."""
+
     conn: Connection
     player_id: str | None
 
 
 @dataclass(frozen=True, slots=True)
 class Detach:
+    """A connection closed (by its peer, or by its outbox)."""
+
     conn: Connection
 
 
 @dataclass(frozen=True, slots=True)
 class Incoming:
+    """A client message, already checked by :mod:`basra.server.protocol`."""
+
     conn: Connection
     message: ClientMessage
 
 
 @dataclass(frozen=True, slots=True)
 class BotMove:
+    """A bot's choice for ``seat``, made on the table at ``version`` (dropped if stale)."""
+
     seat: int
     version: int
     play: Play
@@ -45,6 +54,8 @@ class BotMove:
 
 @dataclass(frozen=True, slots=True)
 class Join:
+    """A player takes an empty seat (private tables); the future gets the seat."""
+
     player_id: str
     nickname: str
     future: asyncio.Future[int]
@@ -52,6 +63,8 @@ class Join:
 
 @dataclass(frozen=True, slots=True)
 class FillBot:
+    """The table's creator seats a bot of ``level`` (``seat`` None: the first empty)."""
+
     seat: int | None
     level: str
     by: str
@@ -60,7 +73,7 @@ class FillBot:
 
 @dataclass(frozen=True, slots=True)
 class Stop:
-    pass
+    """Stop the actor (the server shuts down)."""
 
 
 @dataclass(frozen=True, slots=True)

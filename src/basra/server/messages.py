@@ -10,7 +10,7 @@ section 2.1), and the one :func:`encode` that makes the text sent on the wire.
 from __future__ import annotations
 
 import json
-from dataclasses import dataclass
+from dataclasses import dataclass, fields
 from typing import Any, ClassVar
 
 PROTOCOL = "basra-ws/1"
@@ -21,21 +21,34 @@ REQUEUED_MESSAGE = ("your opponent never came: you are first in the queue again,
                     "a bot now")
 
 
+class Message:
+    """A server message: its ``type``, then its fields in order, as JSON."""
+
+    __slots__ = ()
+    type: ClassVar[str]
+    __dataclass_fields__: ClassVar[dict[str, Any]]  # every message is a dataclass
+
+    def to_json(self) -> dict[str, Any]:
+        return {"type": self.type, **{f.name: getattr(self, f.name) for f in fields(self)}}
+
+
 @dataclass(frozen=True, slots=True)
-class Welcome:
-    """The first message on every connection: which table, and the seat it plays."""
+class Welcome(Message):
+    """The first message on every connection: which protocol, which table, and the seat it
+    plays."""
 
     type: ClassVar[str] = "welcome"
     table: str
     seat: int | None
+    protocol: str = PROTOCOL
 
     def to_json(self) -> dict[str, Any]:
-        return {"type": self.type, "protocol": PROTOCOL, "table": self.table,
+        return {"type": self.type, "protocol": self.protocol, "table": self.table,
                 "seat": self.seat}
 
 
 @dataclass(frozen=True, slots=True)
-class State:
+class State(Message):
     """A seat's whole picture after a change: the public table and the seat's own view."""
 
     type: ClassVar[str] = "state"
@@ -44,34 +57,27 @@ class State:
     table: dict[str, Any]
     view: dict[str, Any]
 
-    def to_json(self) -> dict[str, Any]:
-        return {"type": self.type, "version": self.version, "you": self.you,
-                "table": self.table, "view": self.view}
 
 
 @dataclass(frozen=True, slots=True)
-class Error:
+class Error(Message):
     """A client message refused; nothing changed."""
 
     type: ClassVar[str] = "error"
     code: str
     message: str
 
-    def to_json(self) -> dict[str, Any]:
-        return {"type": self.type, "code": self.code, "message": self.message}
 
 
 @dataclass(frozen=True, slots=True)
-class Pong:
+class Pong(Message):
     type: ClassVar[str] = "pong"
     version: int
 
-    def to_json(self) -> dict[str, Any]:
-        return {"type": self.type, "version": self.version}
 
 
 @dataclass(frozen=True, slots=True)
-class Requeued:
+class Requeued(Message):
     """A quick-match table given up because the opponent never came: a new ticket."""
 
     type: ClassVar[str] = "requeued"
@@ -80,21 +86,16 @@ class Requeued:
     bot_offer: bool = True
     message: str = REQUEUED_MESSAGE
 
-    def to_json(self) -> dict[str, Any]:
-        return {"type": self.type, "ticket": self.ticket, "variant": self.variant,
-                "bot_offer": self.bot_offer, "message": self.message}
 
 
 @dataclass(frozen=True, slots=True)
-class Closed:
+class Closed(Message):
     """The connection is closed next: the table left memory, or the seat was replaced."""
 
     type: ClassVar[str] = "closed"
     reason: str
     message: str = CLOSED_MESSAGE
 
-    def to_json(self) -> dict[str, Any]:
-        return {"type": self.type, "reason": self.reason, "message": self.message}
 
 
 ServerMessage = Welcome | State | Error | Pong | Requeued | Closed

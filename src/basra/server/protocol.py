@@ -34,6 +34,8 @@ def error_message(exc: BasraError) -> Error:
 
 @dataclass(frozen=True, slots=True)
 class PlayMessage:
+    """``play``: the card and the take, on the state of ``version``."""
+
     version: int
     card: int
     take: int
@@ -41,6 +43,8 @@ class PlayMessage:
 
 @dataclass(frozen=True, slots=True)
 class SeedMessage:
+    """``seed``: the seat's part of a round's client seed."""
+
     round: int
     """The round (its nonce) this part is for: a part counts for that round only."""
     client_seed: str
@@ -48,6 +52,8 @@ class SeedMessage:
 
 @dataclass(frozen=True, slots=True)
 class SimpleMessage:
+    """A message with no fields but its type."""
+
     type: str
     """``ready``, ``rematch`` or ``ping``."""
 
