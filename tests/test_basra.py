@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+from typing import Any
+
 import pytest
 
 from basra.captures import takes
@@ -41,172 +44,91 @@ def sweep(variant: str, card: str, floor: str, *, last: bool = False,
     return points
 
 
-# -------------------------------------------------------------- every variant
+def case(variants: Sequence[str], rule: str, card: str, floors: Sequence[str], points: int,
+         *, last: bool = False) -> list[Any]:
+    """``card`` clearing each of ``floors`` (with its only take) scores ``points`` as a basra
+    in each of ``variants``; ``last``: as the round's last play. The id is ``rule``, the
+    variant and the floor."""
+    return [pytest.param(v, card, floor, last, points,
+                         id=f"{rule}-{v}-{floor.replace(' ', '+') or 'empty'}")
+            for v in variants for floor in floors]
 
 
-@pytest.mark.parametrize("variant", VARIANT_NAMES)
-def test_a_take_that_leaves_cards_on_the_floor_is_no_basra(variant):
-    assert sweep(variant, "5H", "5C 9D") == 0
-    assert sweep(variant, "QH", "QC 9D") == 0
-
-
-@pytest.mark.parametrize("variant", VARIANT_NAMES)
-def test_a_card_laid_on_an_empty_floor_is_no_basra(variant):
-    for card in ("5H", "JH", "7D", "QS"):
-        assert sweep(variant, card, "") == 0
-
-
-@pytest.mark.parametrize("variant", VARIANT_NAMES)
-def test_a_lone_card_taken_by_its_match_is_a_basra(variant):
-    assert sweep(variant, "5H", "5C") == 10
-
-
-@pytest.mark.parametrize("variant", VARIANT_NAMES)
-@pytest.mark.parametrize("card", ["QH", "KH"])
-def test_a_queen_or_king_clearing_the_floor_is_a_basra(variant, card):
-    assert sweep(variant, card, f"{card[0]}C") == 10
-
-
-@pytest.mark.parametrize("variant", VARIANT_NAMES)
-def test_two_cards_taken_by_their_sum_is_a_basra(variant):
-    assert sweep(variant, "5H", "2C 3D") == 10
-
-
-# -------------------------------------------------------------------- egyptian
-
-
-def test_egyptian_numeral_clearing_any_floor_is_a_basra():
-    assert sweep("egyptian", "5H", "5C 5D 2H 3S") == 10
-    assert sweep("egyptian", "10H", "6C 3D AS") == 10
-
-
-def test_egyptian_jack_never_scores_a_basra():
-    for floor in ("5C", "JC", "QC KD", "AC 2D", "5C 9D 2H 3S"):
-        assert sweep("egyptian", "JH", floor) == 0, floor
-
-
-@pytest.mark.parametrize("floor", ["4C 6D", "AC", "7S", "10H", "AC 2D 3H 4S", "AC 9S"])
-def test_egyptian_seven_of_diamonds_basra_on_numerals_adding_to_10_or_less(floor):
-    assert sweep("egyptian", "7D", floor) == 10
-
-
-@pytest.mark.parametrize("floor", ["5C 6D", "AC 10H", "9C 8S 7H"])
-def test_egyptian_seven_of_diamonds_no_basra_above_10(floor):
-    assert sweep("egyptian", "7D", floor) == 0
-
-
-@pytest.mark.parametrize("floor", ["QC", "KC", "JC", "AC QC", "2D KS", "JS 3C"])
-def test_egyptian_seven_of_diamonds_no_basra_with_a_face_card_ruling_2(floor):
+CASES = [
+    # ---------------------------------------------------------- every variant
+    *case(VARIANT_NAMES, "a-take-that-leaves-cards-on-the-floor-is-no-basra",
+          "5H", ["5C 9D"], 0),
+    *case(VARIANT_NAMES, "a-face-take-that-leaves-cards-on-the-floor-is-no-basra",
+          "QH", ["QC 9D"], 0),
+    *(row for card in ("5H", "JH", "7D", "QS")
+      for row in case(VARIANT_NAMES, f"{card}-laid-on-an-empty-floor-is-no-basra",
+                      card, [""], 0)),
+    *case(VARIANT_NAMES, "a-lone-card-taken-by-its-match-is-a-basra", "5H", ["5C"], 10),
+    *case(VARIANT_NAMES, "a-queen-clearing-the-floor-is-a-basra", "QH", ["QC"], 10),
+    *case(VARIANT_NAMES, "a-king-clearing-the-floor-is-a-basra", "KH", ["KC"], 10),
+    *case(VARIANT_NAMES, "two-cards-taken-by-their-sum-is-a-basra", "5H", ["2C 3D"], 10),
+    # --------------------------------------------------------------- egyptian
+    *case(["egyptian"], "a-numeral-clearing-any-floor-is-a-basra", "5H", ["5C 5D 2H 3S"], 10),
+    *case(["egyptian"], "a-ten-clearing-any-floor-is-a-basra", "10H", ["6C 3D AS"], 10),
+    *case(["egyptian"], "a-jack-never-scores-a-basra",
+          "JH", ["5C", "JC", "QC KD", "AC 2D", "5C 9D 2H 3S"], 0),
+    *case(["egyptian"], "the-seven-of-diamonds-basra-on-numerals-adding-to-10-or-less",
+          "7D", ["4C 6D", "AC", "7S", "10H", "AC 2D 3H 4S", "AC 9S"], 10),
+    *case(["egyptian"], "the-seven-of-diamonds-no-basra-above-10",
+          "7D", ["5C 6D", "AC 10H", "9C 8S 7H"], 0),
     # ruling 2: "no face cards" read strictly, J included
-    assert sweep("egyptian", "7D", floor) == 0
+    *case(["egyptian"], "the-seven-of-diamonds-no-basra-with-a-face-card-ruling-2",
+          "7D", ["QC", "KC", "JC", "AC QC", "2D KS", "JS 3C"], 0),
+    *case(["egyptian"], "the-last-play-can-be-a-basra", "5H", ["5C"], 10, last=True),
+    # -------------------------------------------------------------- arabic101
+    *case(["arabic101"], "a-numeral-clearing-any-floor-is-a-basra",
+          "5H", ["5C 5D 2H 3S"], 10),
+    *case(["arabic101"], "a-jack-sweep-is-a-basra",
+          "JH", ["5C 9D QS", "5C", "JC JD", "JC 5D", "QC KD"], 10),
+    *case(["arabic101"], "a-jack-taking-a-single-jack-is-no-basra", "JH", ["JC"], 0),
+    *case(["arabic101"], "a-seven-of-diamonds-sweep-is-a-basra",
+          "7D", ["5C", "QC KD JH", "7S 7C", "4C 3D", "AC 9S 10H"], 10),
+    *case(["arabic101"], "the-seven-of-diamonds-taking-a-single-seven-is-no-basra-ruling-3",
+          "7D", ["7S", "7C", "7H"], 0),
+    *(row for card, floor in [("5H", "5C"), ("5H", "2C 3D"), ("QH", "QC"), ("JH", "5C 9D"),
+                              ("7D", "QC KD")]
+      for row in [*case(["arabic101"], f"{card}-on-the-last-play-is-never-a-basra",
+                        card, [floor], 0, last=True),
+                  *case(["arabic101"], f"{card}-before-the-last-play-is-a-basra",
+                        card, [floor], 10)]),
+    # --------------------------------------------------------------- lebanese
+    *case(["lebanese"], "a-lone-card-and-its-match", "5H", ["5C"], 10),
+    *case(["lebanese"], "two-cards-and-their-sum", "9H", ["5C 4D"], 10),
+    *case(["lebanese"], "two-cards-both-matched", "5H", ["5C 5D"], 10),
+    *case(["lebanese"], "two-faces-both-matched", "KH", ["KC KD"], 10),
+    *(row for card, floor in [("5H", "5C 2D 3H"), ("5H", "5C 5D 5S"), ("10H", "AC 2D 3H 4S"),
+                              ("5H", "5C 4D AS"), ("QH", "QC QD QS")]
+      for row in case(["lebanese"], f"{card}-clearing-a-floor-of-three-or-more-is-no-basra",
+                      card, [floor], 0)),
+    *case(["lebanese"], "a-jack-never-scores-a-basra",
+          "JH", ["5C", "JC", "QC KD", "AC 2D", "AC 2D 3H"], 0),
+    *case(["lebanese"], "the-seven-of-diamonds-is-an-ordinary-numeral-for-the-basra",
+          "7D", ["7S", "4C 3D"], 10),
+    *case(["lebanese"], "the-ordinary-seven-of-diamonds-on-three-cards-is-no-basra",
+          "7D", ["7S 4C 3D"], 0),
+    *case(["lebanese"], "the-last-play-can-be-a-basra", "5H", ["5C"], 10, last=True),
+    # ---------------------------------------------------------------- serbian
+    *case(["serbian"], "a-numeral-clearing-any-floor-is-a-basra",
+          "5H", ["AC 4D 2H 3S", "5C 5D 2H 3S"], 10),
+    *case(["serbian"], "a-jack-on-a-single-jack-is-a-basra-worth-20", "JH", ["JC"], 20),
+    *case(["serbian"], "a-jack-sweeping-anything-else-is-no-basra",
+          "JH", ["5C", "JC JD", "JC 5D", "QC", "AC 2D"], 0),
+    *case(["serbian"], "the-seven-of-diamonds-basra-on-numerals-adding-to-9-or-less",
+          "7D", ["4C 5D", "AC 2D", "7S", "9H", "AC 2D 3H"], 10),
+    *case(["serbian"], "the-seven-of-diamonds-no-basra-above-9-or-with-a-face-card",
+          "7D", ["4C 6D", "10H", "QC", "JC", "KC", "AC QS"], 0),
+    *case(["serbian"], "the-last-play-can-be-a-basra", "JH", ["JC"], 20, last=True),
+]
 
 
-def test_egyptian_last_play_can_be_a_basra():
-    assert sweep("egyptian", "5H", "5C", last=True) == 10
-
-
-# ------------------------------------------------------------------- arabic101
-
-
-def test_arabic101_numeral_clearing_any_floor_is_a_basra():
-    assert sweep("arabic101", "5H", "5C 5D 2H 3S") == 10
-
-
-@pytest.mark.parametrize("floor", ["5C 9D QS", "5C", "JC JD", "JC 5D", "QC KD"])
-def test_arabic101_jack_sweep_is_a_basra(floor):
-    assert sweep("arabic101", "JH", floor) == 10
-
-
-def test_arabic101_jack_taking_a_single_jack_is_no_basra():
-    assert sweep("arabic101", "JH", "JC") == 0
-
-
-@pytest.mark.parametrize("floor", ["5C", "QC KD JH", "7S 7C", "4C 3D", "AC 9S 10H"])
-def test_arabic101_seven_of_diamonds_sweep_is_a_basra(floor):
-    assert sweep("arabic101", "7D", floor) == 10
-
-
-@pytest.mark.parametrize("floor", ["7S", "7C", "7H"])
-def test_arabic101_seven_of_diamonds_taking_a_single_seven_is_no_basra_ruling_3(floor):
-    assert sweep("arabic101", "7D", floor) == 0
-
-
-@pytest.mark.parametrize(("card", "floor"), [
-    ("5H", "5C"), ("5H", "2C 3D"), ("QH", "QC"), ("JH", "5C 9D"), ("7D", "QC KD"),
-])
-def test_arabic101_the_last_play_of_the_round_is_never_a_basra(card, floor):
-    assert sweep("arabic101", card, floor, last=True) == 0
-    assert sweep("arabic101", card, floor) == 10
-
-
-# -------------------------------------------------------------------- lebanese
-
-
-def test_lebanese_lone_card_and_its_match():
-    assert sweep("lebanese", "5H", "5C") == 10
-
-
-def test_lebanese_two_cards_and_their_sum():
-    assert sweep("lebanese", "9H", "5C 4D") == 10
-
-
-def test_lebanese_two_cards_both_matched():
-    assert sweep("lebanese", "5H", "5C 5D") == 10
-    assert sweep("lebanese", "KH", "KC KD") == 10
-
-
-@pytest.mark.parametrize(("card", "floor"), [
-    ("5H", "5C 2D 3H"), ("5H", "5C 5D 5S"), ("10H", "AC 2D 3H 4S"), ("5H", "5C 4D AS"),
-    ("QH", "QC QD QS"),
-])
-def test_lebanese_clearing_a_floor_of_three_or_more_is_no_basra(card, floor):
-    assert sweep("lebanese", card, floor) == 0
-
-
-@pytest.mark.parametrize("floor", ["5C", "JC", "QC KD", "AC 2D", "AC 2D 3H"])
-def test_lebanese_jack_never_scores_a_basra(floor):
-    assert sweep("lebanese", "JH", floor) == 0
-
-
-def test_lebanese_seven_of_diamonds_is_an_ordinary_numeral_for_the_basra():
-    assert sweep("lebanese", "7D", "7S") == 10
-    assert sweep("lebanese", "7D", "4C 3D") == 10
-    assert sweep("lebanese", "7D", "7S 4C 3D") == 0
-
-
-def test_lebanese_last_play_can_be_a_basra():
-    assert sweep("lebanese", "5H", "5C", last=True) == 10
-
-
-# --------------------------------------------------------------------- serbian
-
-
-def test_serbian_numeral_clearing_any_floor_is_a_basra():
-    assert sweep("serbian", "5H", "AC 4D 2H 3S") == 10
-    assert sweep("serbian", "5H", "5C 5D 2H 3S") == 10
-
-
-def test_serbian_jack_on_a_single_jack_is_a_basra_worth_20():
-    assert sweep("serbian", "JH", "JC") == 20
-
-
-@pytest.mark.parametrize("floor", ["5C", "JC JD", "JC 5D", "QC", "AC 2D"])
-def test_serbian_jack_sweeping_anything_else_is_no_basra(floor):
-    assert sweep("serbian", "JH", floor) == 0
-
-
-@pytest.mark.parametrize("floor", ["4C 5D", "AC 2D", "7S", "9H", "AC 2D 3H"])
-def test_serbian_seven_of_diamonds_basra_on_numerals_adding_to_9_or_less(floor):
-    assert sweep("serbian", "7D", floor) == 10
-
-
-@pytest.mark.parametrize("floor", ["4C 6D", "10H", "QC", "JC", "KC", "AC QS"])
-def test_serbian_seven_of_diamonds_no_basra_above_9_or_with_a_face_card(floor):
-    assert sweep("serbian", "7D", floor) == 0
-
-
-def test_serbian_last_play_can_be_a_basra():
-    assert sweep("serbian", "JH", "JC", last=True) == 20
+@pytest.mark.parametrize(("variant", "card", "floor", "last", "points"), CASES)
+def test_the_basra_points_of_a_play(variant, card, floor, last, points):
+    assert sweep(variant, card, floor, last=last) == points
 
 
 # --------------------------------------------------------- the leftover floor

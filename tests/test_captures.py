@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+from typing import Any
+
 import pytest
 
 from basra.captures import takes
@@ -19,176 +22,96 @@ def options(variant: str, card: str, floor: str) -> list[str]:
     return take_names(takes(find_variant(variant), C(card), M(floor)))
 
 
-def one(floor: str) -> list[str]:
-    """A single take, written like :func:`options` returns it."""
-    return [names(M(floor))]
+def choices(*floors: str) -> list[str]:
+    """Takes written like :func:`options` returns them."""
+    return sorted(names(M(f)) for f in floors)
 
 
-# --------------------------------------------------------------------- matches
+def case(variants: Sequence[str], rule: str, card: str, floor: str, *takes_: str) -> list[Any]:
+    """``card`` played on ``floor`` has exactly the takes ``takes_`` in each of ``variants``
+    (``""``: it takes nothing); the test's id is ``rule`` and the variant."""
+    return [pytest.param(v, card, floor, choices(*takes_), id=f"{rule}-{v}") for v in variants]
 
 
-@pytest.mark.parametrize("variant", VARIANT_NAMES)
-def test_a_numeral_takes_every_floor_card_of_its_rank(variant):
-    assert options(variant, "5H", "5C 5D 9H KS") == one("5C 5D")
-
-
-@pytest.mark.parametrize("variant", VARIANT_NAMES)
-def test_suits_never_matter_for_a_match(variant):
-    assert options(variant, "9C", "9D 9H 9S") == one("9D 9H 9S")
-
-
-@pytest.mark.parametrize("variant", VARIANT_NAMES)
-def test_matches_are_always_taken_with_a_sum_set(variant):
+CASES = [
+    # ----------------------------------------------------------------- matches
+    *case(VARIANT_NAMES, "a-numeral-takes-every-floor-card-of-its-rank",
+          "5H", "5C 5D 9H KS", "5C 5D"),
+    *case(VARIANT_NAMES, "suits-never-matter-for-a-match", "9C", "9D 9H 9S", "9D 9H 9S"),
     # 5H on 5C 4D AH: the match 5C and the sum set 4D+AH, in one strike
-    assert options(variant, "5H", "5C 4D AH") == one("5C 4D AH")
-
-
-@pytest.mark.parametrize("variant", VARIANT_NAMES)
-def test_a_numeral_with_no_match_and_no_sum_takes_nothing(variant):
-    assert options(variant, "5H", "9C 8D KS") == one("")
-
-
-# ----------------------------------------------------------------- Q and K
-
-
-@pytest.mark.parametrize("variant", VARIANT_NAMES)
-@pytest.mark.parametrize("card", ["QH", "KH"])
-def test_queen_or_king_takes_every_card_of_its_rank_and_nothing_else(variant, card):
-    r = card[0]
-    floor = f"{r}C {r}S 2D 3C 10H JD"
-    assert options(variant, card, floor) == one(f"{r}C {r}S")
-
-
-@pytest.mark.parametrize("variant", VARIANT_NAMES)
-def test_queen_without_a_queen_on_the_floor_takes_nothing(variant):
-    assert options(variant, "QH", "KC 3D 9S") == one("")
-
-
-@pytest.mark.parametrize("variant", VARIANT_NAMES)
-def test_king_does_not_take_queens(variant):
-    assert options(variant, "KH", "QC QD") == one("")
-
-
-# ------------------------------------------------------------------ sums
-
-
-@pytest.mark.parametrize("variant", VARIANT_NAMES)
-def test_ace_counts_one_in_a_sum(variant):
-    assert options(variant, "5H", "AC 4D") == one("AC 4D")
-
-
-@pytest.mark.parametrize("variant", VARIANT_NAMES)
-def test_ten_takes_a_sum_of_three_cards(variant):
-    assert options(variant, "10H", "6C 3D AS KS") == one("6C 3D AS")
-
-
-@pytest.mark.parametrize("variant", VARIANT_NAMES)
-@pytest.mark.parametrize("face", ["QC", "KC"])
-def test_queens_and_kings_on_the_floor_are_never_part_of_a_sum(variant, face):
+    *case(VARIANT_NAMES, "matches-are-always-taken-with-a-sum-set",
+          "5H", "5C 4D AH", "5C 4D AH"),
+    *case(VARIANT_NAMES, "a-numeral-with-no-match-and-no-sum-takes-nothing",
+          "5H", "9C 8D KS", ""),
+    # ------------------------------------------------------------- Q and K
+    *case(VARIANT_NAMES, "a-queen-takes-every-card-of-its-rank-and-nothing-else",
+          "QH", "QC QS 2D 3C 10H JD", "QC QS"),
+    *case(VARIANT_NAMES, "a-king-takes-every-card-of-its-rank-and-nothing-else",
+          "KH", "KC KS 2D 3C 10H JD", "KC KS"),
+    *case(VARIANT_NAMES, "a-queen-without-a-queen-on-the-floor-takes-nothing",
+          "QH", "KC 3D 9S", ""),
+    *case(VARIANT_NAMES, "a-king-does-not-take-queens", "KH", "QC QD", ""),
+    # ---------------------------------------------------------------- sums
+    *case(VARIANT_NAMES, "an-ace-counts-one-in-a-sum", "5H", "AC 4D", "AC 4D"),
+    *case(VARIANT_NAMES, "a-ten-takes-a-sum-of-three-cards", "10H", "6C 3D AS KS", "6C 3D AS"),
     # counting a face card as 0 would make {5D, QC} a sum set for 5: it is not
-    assert options(variant, "5H", f"5D {face}") == one("5D")
-    assert options(variant, "5H", f"4C AD {face}") == one("4C AD")
-
-
-@pytest.mark.parametrize("variant", VARIANT_NAMES)
-def test_a_jack_on_the_floor_is_never_part_of_a_sum(variant):
+    *case(VARIANT_NAMES, "a-queen-on-the-floor-is-never-part-of-a-sum", "5H", "5D QC", "5D"),
+    *case(VARIANT_NAMES, "a-queen-on-the-floor-is-never-part-of-a-sum-set",
+          "5H", "4C AD QC", "4C AD"),
+    *case(VARIANT_NAMES, "a-king-on-the-floor-is-never-part-of-a-sum", "5H", "5D KC", "5D"),
+    *case(VARIANT_NAMES, "a-king-on-the-floor-is-never-part-of-a-sum-set",
+          "5H", "4C AD KC", "4C AD"),
     # a jack lies on the floor after being laid on an empty floor
-    assert options(variant, "5H", "3D 2S JC") == one("3D 2S")
-    assert options(variant, "2H", "JC JD") == one("")
-
-
-@pytest.mark.parametrize("variant", VARIANT_NAMES)
-def test_a_sum_set_needs_two_or_more_cards_summing_exactly(variant):
-    assert options(variant, "9H", "4C 4D") == one("")  # 8, not 9
-    assert options(variant, "9H", "4C 6D") == one("")  # 10, not 9
-
-
-@pytest.mark.parametrize("variant", ONE_SET)
-def test_one_set_player_chooses_which_sum_set(variant):
+    *case(VARIANT_NAMES, "a-jack-on-the-floor-is-never-part-of-a-sum",
+          "5H", "3D 2S JC", "3D 2S"),
+    *case(VARIANT_NAMES, "jacks-on-the-floor-make-no-sum", "2H", "JC JD", ""),
+    *case(VARIANT_NAMES, "a-sum-set-sums-exactly-not-less", "9H", "4C 4D", ""),  # 8, not 9
+    *case(VARIANT_NAMES, "a-sum-set-sums-exactly-not-more", "9H", "4C 6D", ""),  # 10, not 9
     # 5H on 4C AD 3H 2S: {4C AD} or {3H 2S}, never both at once
-    assert options(variant, "5H", "4C AD 3H 2S") == sorted([names(M("4C AD")),
-                                                            names(M("3H 2S"))])
-
-
-@pytest.mark.parametrize("variant", ONE_SET)
-def test_one_set_overlapping_sum_sets_are_each_a_choice(variant):
+    *case(ONE_SET, "one-set-the-player-chooses-which-sum-set",
+          "5H", "4C AD 3H 2S", "4C AD", "3H 2S"),
     # 6H: 2D+4S or AC+2D+3H (they share 2D)
-    assert options(variant, "6H", "AC 2D 3H 4S") == sorted([names(M("2D 4S")),
-                                                            names(M("AC 2D 3H"))])
-
-
-@pytest.mark.parametrize("variant", ONE_SET)
-def test_one_set_matches_join_every_sum_set_choice(variant):
-    assert options(variant, "5H", "5S 4C AD 3H 2S") == sorted([names(M("5S 4C AD")),
-                                                               names(M("5S 3H 2S"))])
-
-
-def test_max_cards_takes_every_disjoint_sum_set():
+    *case(ONE_SET, "one-set-overlapping-sum-sets-are-each-a-choice",
+          "6H", "AC 2D 3H 4S", "2D 4S", "AC 2D 3H"),
+    *case(ONE_SET, "one-set-matches-join-every-sum-set-choice",
+          "5H", "5S 4C AD 3H 2S", "5S 4C AD", "5S 3H 2S"),
     # serbian: 5H on 4C AD 3H 2S takes both sets
-    assert options("serbian", "5H", "4C AD 3H 2S") == one("4C AD 3H 2S")
-
-
-def test_max_cards_prefers_the_collection_with_most_cards():
+    *case(["serbian"], "max-cards-takes-every-disjoint-sum-set",
+          "5H", "4C AD 3H 2S", "4C AD 3H 2S"),
     # 6H: {2D 4S} (2 cards) and {AC 2D 3H} (3 cards) overlap: the three cards are the take
-    assert options("serbian", "6H", "AC 2D 3H 4S") == one("AC 2D 3H")
-
-
-def test_max_cards_ties_give_the_player_a_choice():
+    *case(["serbian"], "max-cards-prefers-the-collection-with-most-cards",
+          "6H", "AC 2D 3H 4S", "AC 2D 3H"),
     # 5H: {AC 4D} plus {2H 3S} or {2H 3C}: four cards either way
-    assert options("serbian", "5H", "AC 4D 2H 3S 3C") == sorted([
-        names(M("AC 4D 2H 3S")), names(M("AC 4D 2H 3C"))])
+    *case(["serbian"], "max-cards-ties-give-the-player-a-choice",
+          "5H", "AC 4D 2H 3S 3C", "AC 4D 2H 3S", "AC 4D 2H 3C"),
+    # 6H on AC 2D 3H 4S 5C: {AC 5C} + {2D 4S} (4 cards) beats {AC 2D 3H} (3 cards)
+    *case(["serbian"], "max-cards-counts-cards-not-sets",
+          "6H", "AC 2D 3H 4S 5C", "AC 5C 2D 4S"),
+    *case(["serbian"], "max-cards-with-matches",
+          "5H", "5C 4C AD 3H 2S KD", "5C 4C AD 3H 2S"),
+    *case(["serbian"], "max-cards-no-sum-set-takes-the-matches", "5H", "5C 9D", "5C"),
+    # ---------------------------------------------------------- power cards
+    *case(VARIANT_NAMES, "a-jack-sweeps-the-whole-floor-face-cards-included",
+          "JH", "QC KD 5H 9S AC", "QC KD 5H 9S AC"),
+    *case(VARIANT_NAMES, "a-jack-takes-a-lone-jack", "JH", "JC", "JC"),
+    *case(SEVEN_D_POWER, "the-seven-of-diamonds-sweeps-the-whole-floor",
+          "7D", "QC KD 5H 9S JC", "QC KD 5H 9S JC"),
+    *case(SEVEN_D_POWER, "the-seven-of-diamonds-power-takes-no-choice-of-sum-sets",
+          "7D", "4C 3D 5H 2S", "4C 3D 5H 2S"),
+    *case(["lebanese"], "the-seven-of-diamonds-is-a-plain-numeral-in-lebanese",
+          "7D", "7S 5C 2H KD", "7S 5C 2H"),
+    *case(["lebanese"], "the-plain-seven-of-diamonds-takes-nothing-without-a-seven-or-sum",
+          "7D", "QC KD 9S", ""),
+    *case(["lebanese"], "the-plain-seven-of-diamonds-chooses-a-sum-set",
+          "7D", "4C 3H 5D 2S", "4C 3H", "5D 2S"),
+    *(row for card in ("JC", "7D", "5H", "QS")
+      for row in case(VARIANT_NAMES, f"{card}-on-an-empty-floor-is-laid-down", card, "", "")),
+]
 
 
-def test_max_cards_counts_cards_not_sets():
-    # 6H on AC 2D 3H 4S 5C 6... : {AC 5C} + {2D 4S} (4 cards) beats {AC 2D 3H} (3 cards)
-    assert options("serbian", "6H", "AC 2D 3H 4S 5C") == one("AC 5C 2D 4S")
-
-
-def test_max_cards_with_matches():
-    assert options("serbian", "5H", "5C 4C AD 3H 2S KD") == one("5C 4C AD 3H 2S")
-
-
-def test_max_cards_no_sum_set_takes_the_matches():
-    assert options("serbian", "5H", "5C 9D") == one("5C")
-
-
-# -------------------------------------------------------------- power cards
-
-
-@pytest.mark.parametrize("variant", VARIANT_NAMES)
-def test_a_jack_sweeps_the_whole_floor_face_cards_included(variant):
-    floor = "QC KD 5H 9S AC"
-    assert options(variant, "JH", floor) == one(floor)
-
-
-@pytest.mark.parametrize("variant", VARIANT_NAMES)
-def test_a_jack_takes_a_lone_jack(variant):
-    assert options(variant, "JH", "JC") == one("JC")
-
-
-@pytest.mark.parametrize("variant", SEVEN_D_POWER)
-def test_seven_of_diamonds_sweeps_the_whole_floor(variant):
-    floor = "QC KD 5H 9S JC"
-    assert options(variant, "7D", floor) == one(floor)
-
-
-@pytest.mark.parametrize("variant", SEVEN_D_POWER)
-def test_seven_of_diamonds_power_takes_no_choice_of_sum_sets(variant):
-    floor = "4C 3D 5H 2S"
-    assert options(variant, "7D", floor) == one(floor)
-
-
-def test_seven_of_diamonds_is_a_plain_numeral_in_lebanese():
-    assert options("lebanese", "7D", "7S 5C 2H KD") == one("7S 5C 2H")
-    assert options("lebanese", "7D", "QC KD 9S") == one("")
-    assert options("lebanese", "7D", "4C 3H 5D 2S") == sorted([names(M("4C 3H")),
-                                                               names(M("5D 2S"))])
-
-
-@pytest.mark.parametrize("variant", VARIANT_NAMES)
-@pytest.mark.parametrize("card", ["JC", "7D", "5H", "QS"])
-def test_any_card_on_an_empty_floor_is_laid_down(variant, card):
-    assert options(variant, card, "") == one("")
+@pytest.mark.parametrize(("variant", "card", "floor", "expected"), CASES)
+def test_the_takes_of_a_card_on_a_floor(variant, card, floor, expected):
+    assert options(variant, card, floor) == expected
 
 
 @pytest.mark.parametrize("variant", VARIANT_NAMES)
@@ -205,20 +128,14 @@ def test_a_jack_on_an_empty_floor_stays_on_the_floor(variant):
 
 
 @pytest.mark.parametrize("variant", VARIANT_NAMES)
-def test_who_can_take_must_take(variant):
-    rnd = position(variant, ["5H 9C", "2D 3D"], "5C 8S", turn=0)
+@pytest.mark.parametrize("card", ["5H", "JH"], ids=["who-can-take", "a-power-card-on-a-floor"])
+def test_who_can_take_must_take(variant, card):
+    # 5H takes the 5C; a Jack sweeps any floor
+    rnd = position(variant, [f"{card} 9C", "2D 3D"], "5C 8S", turn=0)
     with pytest.raises(IllegalPlayError) as err:
-        apply_play(rnd, Play(C("5H"), 0))
+        apply_play(rnd, Play(C(card), 0))
     assert err.value.code == "play/must_take"
-    assert Play(C("5H"), 0) not in legal_plays(rnd)
-
-
-@pytest.mark.parametrize("variant", VARIANT_NAMES)
-def test_a_power_card_on_a_floor_must_sweep(variant):
-    rnd = position(variant, ["JH 9C", "2D 3D"], "5C 8S", turn=0)
-    with pytest.raises(IllegalPlayError) as err:
-        apply_play(rnd, Play(C("JH"), 0))
-    assert err.value.code == "play/must_take"
+    assert Play(C(card), 0) not in legal_plays(rnd)
 
 
 @pytest.mark.parametrize("variant", VARIANT_NAMES)

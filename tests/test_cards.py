@@ -12,7 +12,7 @@ from basra.cards import (
     format_cards,
     mask_of,
     parse_card,
-    parse_cards,
+    parse_card_set,
 )
 from basra.errors import BasraError, CardNotationError
 
@@ -70,7 +70,7 @@ def test_parser_accepts_suit_symbols(text, canonical):
 
 
 def test_output_is_always_canonical():
-    cards = parse_cards(["t♦", "7♦", "js", "a♣"])
+    cards = [parse_card(t) for t in ["t♦", "7♦", "js", "a♣"]]
     assert [card_name(c) for c in cards] == ["10D", "7D", "JS", "AC"]
     assert format_cards(mask_of(cards)) == "AC 7D 10D JS"  # in canonical order
 
@@ -91,9 +91,9 @@ def test_bad_card_text_raises_card_notation_error_naming_the_text(text):
     assert err.value.code == "card/bad_notation"
 
 
-def test_parse_cards_names_the_first_bad_text():
+def test_a_card_set_names_its_first_bad_text():
     with pytest.raises(CardNotationError, match="ZZ"):
-        parse_cards(["5H", "ZZ", "QQ"])
+        parse_card_set(["5H", "ZZ", "QQ"])
 
 
 def test_non_text_is_a_card_notation_error():
@@ -125,6 +125,6 @@ def test_face_cards_have_no_value(rank):
 
 
 def test_card_sets_are_bit_masks_in_canonical_order():
-    m = mask_of(parse_cards(["KS", "AC", "10D"]))
+    m = mask_of(parse_card(t) for t in ["KS", "AC", "10D"])
     assert m == (1 << 0) | (1 << 22) | (1 << 51)
     assert cards_of(m) == [0, 22, 51]

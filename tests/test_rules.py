@@ -119,15 +119,22 @@ def test_sum_set_mode(variant):
     assert find_variant(variant).sum_sets == SUM_SETS[variant]
 
 
-@pytest.mark.parametrize(("variant", "majority", "points"), [
-    ("egyptian", "27-of-52", 30),
-    ("arabic101", "27-of-52", 30),
-    ("lebanese", "most-cards", 3),
-    ("serbian", "27-of-52", 30),
+# total card points, classic: 4 J + 4 A + 2C 2 + 10D 3 = 13; serbian: 4 J + 4 A - 2S 2 - 10D 3
+@pytest.mark.parametrize(("variant", "majority", "majority_points", "total_card_points",
+                          "basra_points", "target", "sets_to_win"), [
+    ("egyptian", "27-of-52", 30, 13, 10, 121, 1),
+    ("arabic101", "27-of-52", 30, 13, 10, 101, 1),
+    ("lebanese", "most-cards", 3, 13, 10, 100, 1),
+    ("serbian", "27-of-52", 30, 3, 10, 101, 3),
 ])
-def test_majority_rule_and_points(variant, majority, points):
+def test_the_variant_table(variant, majority, majority_points, total_card_points, basra_points,
+                           target, sets_to_win):
     rules = find_variant(variant)
-    assert (rules.majority, rules.majority_points) == (majority, points)
+    assert (rules.majority, rules.majority_points) == (majority, majority_points)
+    assert sum(rules.card_points) == total_card_points
+    assert rules.basra_points == basra_points
+    assert rules.target == target
+    assert rules.sets_to_win == sets_to_win
 
 
 @pytest.mark.parametrize("variant", VARIANT_NAMES)
@@ -135,14 +142,6 @@ def test_card_points_of_every_card(variant):
     rules = find_variant(variant)
     expected = [CARD_POINTS[variant].get(NAMES[c], 0) for c in range(52)]
     assert list(rules.card_points) == expected
-
-
-@pytest.mark.parametrize(("variant", "total"), [
-    ("egyptian", 13), ("arabic101", 13), ("lebanese", 13), ("serbian", 3),
-])
-def test_total_card_points(variant, total):
-    # classic: 4 J + 4 A + 2C 2 + 10D 3 = 13; serbian: 4 J + 4 A - 2S 2 - 10D 3 = 3
-    assert find_variant(variant).total_card_points == total
 
 
 def test_serbian_penalty_cards():
@@ -160,18 +159,6 @@ def test_classic_two_of_clubs_and_ten_of_diamonds():
         assert rules.card_points[NAMES.index("2S")] == 0
 
 
-@pytest.mark.parametrize("variant", VARIANT_NAMES)
-def test_basra_value_is_ten(variant):
-    assert find_variant(variant).basra_points == 10
-
-
-@pytest.mark.parametrize(("variant", "target"), [
-    ("egyptian", 121), ("arabic101", 101), ("lebanese", 100), ("serbian", 101),
-])
-def test_target(variant, target):
-    assert find_variant(variant).target == target
-
-
 def test_serbian_match_is_first_to_three_sets_with_a_fifth_set_to_162():
     rules = find_variant("serbian")
     assert rules.sets_to_win == 3
@@ -179,8 +166,3 @@ def test_serbian_match_is_first_to_three_sets_with_a_fifth_set_to_162():
     assert rules.set_target((0, 0)) == 101
     assert rules.set_target((2, 1)) == 101
     assert rules.set_target((2, 2)) == 162
-
-
-@pytest.mark.parametrize("variant", ["egyptian", "arabic101", "lebanese"])
-def test_single_race_variants_have_one_set(variant):
-    assert find_variant(variant).sets_to_win == 1

@@ -189,7 +189,7 @@ class Simulation:
         assert sum(p.bit_count() for p in piles) == 52
         assert not any(rnd.hands) and rnd.floor == 0
         points = [card_points(self.variant, p) for p in piles]
-        assert sum(points) == TOTAL_CARD_POINTS[self.variant] == self.rules.total_card_points
+        assert sum(points) == TOTAL_CARD_POINTS[self.variant] == sum(self.rules.card_points)
 
     # --------------------------------------------------------- the scoring
 

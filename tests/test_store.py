@@ -27,16 +27,8 @@ from alembic.migration import MigrationContext
 from sqlalchemy import event, text
 from sqlalchemy.engine import Connection
 
-from basra.store import (
-    DuplicatePlay,
-    PlayRow,
-    SeatRow,
-    SqlStore,
-    Store,
-    StoreError,
-    TableRow,
-    open_store,
-)
+from basra.store import SqlStore, Store, StoreError, open_store
+from basra.store.base import DuplicatePlay, PlayRow, SeatRow, TableRow
 from basra.store.schema import metadata
 from postgres_helpers import POSTGRES, drop_schema
 
@@ -552,7 +544,8 @@ def test_everything_survives_close_and_reopen(url: str) -> None:
 KILLED_WRITER = """
 import asyncio, os, signal, sys
 from datetime import UTC, datetime
-from basra.store import PlayRow, SeatRow, TableRow, open_store
+from basra.store import open_store
+from basra.store.base import PlayRow, SeatRow, TableRow
 
 async def main(url):
     store = open_store(url)

@@ -1,8 +1,9 @@
 """Capture enumeration: which floor cards a played card takes (RULES.md 3).
 
-Pure functions over card-set bit masks. Sum sets are found by a small depth-first search and
-memoised per (candidate cards, value), since the same small floors recur constantly; the
-memo is bounded so a long-running server cannot grow it without limit.
+Pure functions over card-set bit masks. Sum sets are found by subset growth, their
+``max-cards`` unions by a small depth-first search, and both are memoised per (candidate
+cards, value), since the same small floors recur constantly; the memos are bounded so a
+long-running server cannot grow them without limit.
 """
 
 from __future__ import annotations
@@ -13,6 +14,15 @@ from basra.rules import Rules
 _MEMO_LIMIT = 1 << 18
 _one_set_memo: dict[int, tuple[CardSet, ...]] = {}
 _max_cards_memo: dict[int, tuple[CardSet, ...]] = {}
+
+
+def _remember(memo: dict[int, tuple[CardSet, ...]], key: int,
+              found: tuple[CardSet, ...]) -> tuple[CardSet, ...]:
+    """Keep ``found`` in ``memo`` at ``key`` (emptying a full memo first); returns it."""
+    if len(memo) >= _MEMO_LIMIT:
+        memo.clear()
+    memo[key] = found
+    return found
 
 
 def _search_sum_sets(candidates: CardSet, value: int) -> tuple[CardSet, ...]:
@@ -38,10 +48,7 @@ def sum_sets(candidates: CardSet, value: int) -> tuple[CardSet, ...]:
     key = candidates << 4 | value
     found = _one_set_memo.get(key)
     if found is None:
-        found = _search_sum_sets(candidates, value)
-        if len(_one_set_memo) >= _MEMO_LIMIT:
-            _one_set_memo.clear()
-        _one_set_memo[key] = found
+        found = _remember(_one_set_memo, key, _search_sum_sets(candidates, value))
     return found
 
 
@@ -69,10 +76,7 @@ def max_card_unions(candidates: CardSet, value: int) -> tuple[CardSet, ...]:
     key = candidates << 4 | value
     found = _max_cards_memo.get(key)
     if found is None:
-        found = _search_max_unions(candidates, value)
-        if len(_max_cards_memo) >= _MEMO_LIMIT:
-            _max_cards_memo.clear()
-        _max_cards_memo[key] = found
+        found = _remember(_max_cards_memo, key, _search_max_unions(candidates, value))
     return found
 
 

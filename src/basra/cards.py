@@ -7,7 +7,7 @@ C, D, H, S and inside a suit A, 2, ..., 10, J, Q, K; so 0 is ``AC``, 12 is ``KC`
 
 >>> parse_card("10d"), card_name(parse_card("T♦"))
 (22, '10D')
->>> format_cards(mask_of(parse_cards(["AD", "4C"])))
+>>> format_cards(mask_of([parse_card("AD"), parse_card("4C")]))
 '4C AD'
 >>> VALUES[parse_card("QS")], VALUES[parse_card("AH")]
 (0, 1)
@@ -49,7 +49,6 @@ RANK_MASK: tuple[CardSet, ...] = tuple(
 )
 """The four cards of each rank."""
 
-NUMERALS: CardSet = sum(RANK_MASK[r] for r in range(10))
 FACES: CardSet = RANK_MASK[JACK] | RANK_MASK[QUEEN] | RANK_MASK[KING]
 JACKS: CardSet = RANK_MASK[JACK]
 ACES: CardSet = RANK_MASK[0]
@@ -94,11 +93,6 @@ def parse_card(text: object) -> Card:
 def card_name(card: Card) -> str:
     """Canonical notation of a card (``10D``, ``7D``, ``JS``)."""
     return NAMES[card]
-
-
-def parse_cards(texts: Iterable[str]) -> list[Card]:
-    """Parse several cards; the error names the first bad text."""
-    return [parse_card(t) for t in texts]
 
 
 def parse_card_set(texts: Iterable[object], what: str = "take") -> CardSet:
@@ -151,17 +145,6 @@ def format_cards(mask: CardSet) -> str:
     return " ".join(names_of(mask))
 
 
-def value_of(mask: CardSet) -> int:
-    """Sum of the values of a set's cards (faces count 0)."""
-    return sum(VALUES[c] for c in cards_of(mask))
-
-
-def count(mask: CardSet) -> int:
-    """How many cards a set holds."""
-    return mask.bit_count()
-
-
-CANONICAL_DECK: tuple[Card, ...] = tuple(range(52))
 TEN_OF_DIAMONDS = _BY_NAME["10D"]
 SEVEN_OF_DIAMONDS = _BY_NAME["7D"]
 TWO_OF_CLUBS = _BY_NAME["2C"]

@@ -73,6 +73,23 @@ class PlayLog(NamedTuple):
     """Basra points the play scored (0: none)."""
 
 
+def side_of(seat: int, teams: bool) -> int:
+    """The scoring side of ``seat`` (RULES.md 1): in teams, seats 0 and 2 are side 0 and
+    seats 1 and 3 side 1; otherwise every seat is its own side. The engine's own statement
+    of the rule, a native call for its compiled code; the rest of the code asks
+    :class:`basra.seating.Seating`.
+
+    >>> [side_of(s, True) for s in range(4)], side_count(4, True), side_count(3, False)
+    ([0, 1, 0, 1], 2, 3)
+    """
+    return seat % 2 if teams else seat
+
+
+def side_count(seats: int, teams: bool) -> int:
+    """How many scoring sides ``seats`` seats make: 2 in teams, else one a seat."""
+    return 2 if teams else seats
+
+
 class RoundSetup(NamedTuple):
     """What a round never changes after the deal: rules, seating, dealer, deck and stock."""
 
@@ -92,7 +109,7 @@ class RoundSetup(NamedTuple):
 
     @property
     def sides(self) -> int:
-        return 2 if self.teams else self.seats
+        return side_count(self.seats, self.teams)
 
 
 _new = tuple.__new__
@@ -144,13 +161,6 @@ class Round(NamedTuple):
     @property
     def dealer(self) -> int:
         return self.setup.dealer
-
-    @property
-    def sides(self) -> int:
-        return self.setup.sides
-
-    def side_of(self, seat: int) -> int:
-        return seat % 2 if self.setup.teams else seat
 
     def hand(self, seat: int) -> CardSet:
         return self.packed_hands >> (_SET_BITS * seat) & _FULL
@@ -218,6 +228,13 @@ def check_deck(deck: tuple[Card, ...] | list[Card]) -> tuple[Card, ...]:
     return cards
 
 
+def _shifts(seats: int, teams: bool) -> tuple[tuple[int, ...], tuple[int, ...]]:
+    """``RoundSetup.seat_shift`` and ``.side_shift``: where each seat's hand lies in the
+    packed hands, and its side's pile in the packed piles."""
+    return (tuple(_SET_BITS * s for s in range(seats)),
+            tuple(_SET_BITS * side_of(s, teams) for s in range(seats)))
+
+
 def deal_round(rules: Rules, seats: int, dealer: int, deck: tuple[Card, ...] | list[Card],
                teams: bool = False) -> Round:
     """Deal a round (RULES.md 2): 4 cards each one at a time from the seat after the dealer,
@@ -242,26 +259,25 @@ def deal_round(rules: Rules, seats: int, dealer: int, deck: tuple[Card, ...] | l
             continue
         floor |= 1 << card
         laid += 1
-    seat_shift = tuple(_SET_BITS * s for s in range(seats))
-    side_shift = tuple(_SET_BITS * (s % 2 if teams else s) for s in range(seats))
-    setup = RoundSetup(rules, seats, teams, dealer, deck, tuple(stock), floor, seat_shift,
-                       side_shift)
+    setup = RoundSetup(rules, seats, teams, dealer, deck, tuple(stock), floor,
+                       *_shifts(seats, teams))
     return Round(setup, 0, hands, floor, 0, 0, 0, (dealer + 1) % seats, -1, 0, None, 0)
 
 
-def compose_round(rules: Rules, seats: int, teams: bool, dealer: int, *,
-                  hands: list[CardSet], floor: CardSet, stock: list[Card],
-                  piles: list[CardSet], basras: list[int], bonus: list[int], turn: int,
-                  last_taker: int, played: int, opening_floor: CardSet = 0) -> Round:
+def compose_round(  # noqa: PLR0913 - one keyword for each part of a Round: its constructor
+        rules: Rules, seats: int, teams: bool, dealer: int, *, hands: list[CardSet],
+        floor: CardSet, stock: list[Card], piles: list[CardSet], basras: list[int],
+        bonus: list[int], turn: int, last_taker: int, played: int,
+        opening_floor: CardSet = 0) -> Round:
     """A round in the middle of play, built from its parts: what a bot's determinization
     makes from a view and a guess at the hidden cards. ``stock`` is the undealt stock, top
     first. The parts are trusted to be consistent (every card once); the history is empty.
     """
-    seat_shift = tuple(_SET_BITS * s for s in range(seats))
-    side_shift = tuple(_SET_BITS * (s % 2 if teams else s) for s in range(seats))
+    setup = RoundSetup(rules, seats, teams, dealer, (), tuple(stock), opening_floor,
+                       *_shifts(seats, teams))
     packed_hands = 0
     for seat, hand in enumerate(hands):
-        packed_hands |= hand << seat_shift[seat]
+        packed_hands |= hand << setup.seat_shift[seat]
     packed_piles = 0
     packed_basras = 0
     packed_bonus = 0
@@ -269,8 +285,6 @@ def compose_round(rules: Rules, seats: int, teams: bool, dealer: int, *,
         packed_piles |= pile << (_SET_BITS * side)
         packed_basras |= basras[side] << (_COUNT_BITS * side)
         packed_bonus |= bonus[side] << (_COUNT_BITS * side)
-    setup = RoundSetup(rules, seats, teams, dealer, (), tuple(stock), opening_floor, seat_shift,
-                       side_shift)
     return Round(setup, 0, packed_hands, floor, packed_piles, packed_basras, packed_bonus, turn,
                  last_taker, played, None, 0)
 
@@ -388,9 +402,10 @@ def describe_bad_take(card: Card, take: CardSet, floor: CardSet,
 Advance = tuple[int, int, int, int, int, int, int, int, int, int, int]
 
 
-def advance(setup: RoundSetup, card: Card, take: CardSet, dealt: int, hands: int, floor: CardSet,
-          piles: int, basras: int, bonus: int, seat: int, last_taker: int,
-          played: int) -> Advance:
+def advance(  # noqa: PLR0913 - the hot path: a round's state as loose integers, no tuple a play
+        setup: RoundSetup, card: Card, take: CardSet, dealt: int, hands: int, floor: CardSet,
+        piles: int, basras: int, bonus: int, seat: int, last_taker: int,
+        played: int) -> Advance:
     """The one transition of a round: ``seat`` plays ``card`` taking ``take``.
 
     Returns (dealt, hands, floor, piles, basras, bonus, seat, last_taker, played, basra
@@ -572,10 +587,10 @@ class Match(NamedTuple):
 
     @property
     def sides(self) -> int:
-        return 2 if self.teams else self.seats
+        return side_count(self.seats, self.teams)
 
     def side_of(self, seat: int) -> int:
-        return seat % 2 if self.teams else seat
+        return side_of(seat, self.teams)
 
     @property
     def over(self) -> bool:
@@ -600,8 +615,7 @@ def new_match(rules: Rules, seats: int = 2, teams: bool = False) -> Match:
     """A match before its first round. Raises :class:`SeatingError` for a seating the
     variant does not allow."""
     rules.check_seating(seats, teams)
-    sides = 2 if teams else seats
-    zeros = (0,) * sides
+    zeros = (0,) * side_count(seats, teams)
     return Match(rules, seats, teams, None, 0, zeros, 0, zeros, (), None)
 
 

@@ -70,9 +70,19 @@ class ScoringCard:
     points: int
 
 
+_EACH_J = ScoringCard("each J", JACKS, 1)
+_EACH_A = ScoringCard("each A", ACES, 1)
+_TWO_C = ScoringCard("2C", 1 << TWO_OF_CLUBS, 2)
+_TEN_D = ScoringCard("10D", 1 << TEN_OF_DIAMONDS, 3)
+_CLASSIC_POINTS = (_EACH_J, _EACH_A, _TWO_C, _TEN_D)
+"""The classic card points: each J and each A 1, the 2C 2, the 10D 3 (13 in all)."""
+
+
 @dataclass(frozen=True, slots=True)
 class Rules:
-    """One variant's parameters. Every field of RULES.md's variant table is here."""
+    """One variant's parameters. Every field of RULES.md's variant table is here. A field
+    with a default holds the classic game's value (Egyptian Basra's), so that each variant
+    names only where it differs."""
 
     name: str
     description: str
@@ -82,32 +92,29 @@ class Rules:
     """Cards buried back into the stock when drawn for the opening floor."""
     power_basra: tuple[tuple[Card, PowerBasra], ...]
     """Each power card (a sweeper) with its basra condition."""
-    sum_sets: SumSets
-    majority: Majority
-    majority_points: int
-    scoring_cards: tuple[ScoringCard, ...]
-    basra_points: int
-    """Value of a basra made by a numeral, Q or K."""
-    basra_floor_limit: int | None
-    """A numeral/Q/K clear is a basra only when the floor held at most this many cards
-    (lebanese: 2); ``None`` for no limit."""
-    last_play_basra: bool
-    """Whether the round's last play can be a basra (arabic101: no)."""
     target: int
     """Points that win the match (or a set, where ``sets_to_win`` > 1)."""
+    sum_sets: SumSets = "one-set"
+    majority: Majority = "27-of-52"
+    majority_points: int = 30
+    scoring_cards: tuple[ScoringCard, ...] = _CLASSIC_POINTS
+    basra_points: int = 10
+    """Value of a basra made by a numeral, Q or K."""
+    basra_floor_limit: int | None = None
+    """A numeral/Q/K clear is a basra only when the floor held at most this many cards
+    (lebanese: 2); ``None`` for no limit."""
+    last_play_basra: bool = True
+    """Whether the round's last play can be a basra (arabic101: no)."""
     sets_to_win: int = 1
     """Sets needed to win the match; 1 for a single race to ``target``."""
     deciding_set_target: int | None = None
     """Target of the set played when every side is one set from winning (serbian: 162)."""
-    seed_text: str = ""
     aliases: tuple[str, ...] = ()
     deal_size: int = 4
     floor_size: int = 4
     power_cards: CardSet = field(init=False)
     card_points: tuple[int, ...] = field(init=False)
     """Points of every card, indexed by card."""
-    total_card_points: int = field(init=False)
-    """Sum of every card's points: what all piles of a round hold together."""
     capture_table: tuple[tuple[int, int, int], ...] = field(init=False, repr=False)
     """Per card, for the capture hot path: (kind, same-rank mask, value) with kind 0 for a
     power card, 1 for a face card that only takes its rank, 2 for a numeral."""
@@ -123,7 +130,6 @@ class Rules:
                     points[c] += line.points
         object.__setattr__(self, "power_cards", mask)
         object.__setattr__(self, "card_points", tuple(points))
-        object.__setattr__(self, "total_card_points", sum(points))
         table = []
         for c in range(52):
             kind = 0 if mask >> c & 1 else (2 if VALUES[c] else 1)
@@ -173,12 +179,6 @@ def _jacks(rule: PowerBasra) -> tuple[tuple[Card, PowerBasra], ...]:
     return tuple((c, rule) for c in range(52) if JACKS >> c & 1)
 
 
-_CLASSIC_POINTS = (
-    ScoringCard("each J", JACKS, 1),
-    ScoringCard("each A", ACES, 1),
-    ScoringCard("2C", 1 << TWO_OF_CLUBS, 2),
-    ScoringCard("10D", 1 << TEN_OF_DIAMONDS, 3),
-)
 _SEVEN_D = 1 << SEVEN_OF_DIAMONDS
 
 EGYPTIAN = Rules(
@@ -190,15 +190,7 @@ EGYPTIAN = Rules(
         *_jacks(PowerBasra("never")),
         (SEVEN_OF_DIAMONDS, PowerBasra("small-floor", 10, 10)),
     ),
-    sum_sets="one-set",
-    majority="27-of-52",
-    majority_points=30,
-    scoring_cards=_CLASSIC_POINTS,
-    basra_points=10,
-    basra_floor_limit=None,
-    last_play_basra=True,
     target=121,
-    seed_text="000",
     aliases=("egypt", "classic", "default"),
 )
 
@@ -211,15 +203,8 @@ ARABIC101 = Rules(
         *_jacks(PowerBasra("unless-single-same-rank", 10)),
         (SEVEN_OF_DIAMONDS, PowerBasra("unless-single-same-rank", 10)),
     ),
-    sum_sets="one-set",
-    majority="27-of-52",
-    majority_points=30,
-    scoring_cards=_CLASSIC_POINTS,
-    basra_points=10,
-    basra_floor_limit=None,
-    last_play_basra=False,
     target=101,
-    seed_text="001",
+    last_play_basra=False,
     aliases=("101", "arabic", "arabic-101"),
 )
 
@@ -230,20 +215,11 @@ LEBANESE = Rules(
     seatings=frozenset({(2, False), (3, False), (4, False), (4, True)}),
     opening_forbidden=JACKS,
     power_basra=_jacks(PowerBasra("never")),
-    sum_sets="one-set",
+    target=100,
     majority="most-cards",
     majority_points=3,
-    scoring_cards=(
-        ScoringCard("each A", ACES, 1),
-        ScoringCard("each J", JACKS, 1),
-        ScoringCard("2C", 1 << TWO_OF_CLUBS, 2),
-        ScoringCard("10D", 1 << TEN_OF_DIAMONDS, 3),
-    ),
-    basra_points=10,
+    scoring_cards=(_EACH_A, _EACH_J, _TWO_C, _TEN_D),
     basra_floor_limit=2,
-    last_play_basra=True,
-    target=100,
-    seed_text="003",
     aliases=("lebanon", "libanaise"),
 )
 
@@ -257,22 +233,16 @@ SERBIAN = Rules(
         *_jacks(PowerBasra("only-single-same-rank", 20)),
         (SEVEN_OF_DIAMONDS, PowerBasra("small-floor", 10, 9)),
     ),
+    target=101,
     sum_sets="max-cards",
-    majority="27-of-52",
-    majority_points=30,
     scoring_cards=(
-        ScoringCard("each J", JACKS, 1),
-        ScoringCard("each A", ACES, 1),
+        _EACH_J,
+        _EACH_A,
         ScoringCard("2S", 1 << TWO_OF_SPADES, -2),
         ScoringCard("10D", 1 << TEN_OF_DIAMONDS, -3),
     ),
-    basra_points=10,
-    basra_floor_limit=None,
-    last_play_basra=True,
-    target=101,
     sets_to_win=3,
     deciding_set_target=162,
-    seed_text="004",
     aliases=("serbia", "srpska"),
 )
 

@@ -145,8 +145,3 @@ def fresh_part(own_text: str = "") -> str:
         return secrets.token_hex(16)
     cut = own_text.encode("utf-8")[:OWN_TEXT_BYTES].decode("utf-8", "ignore")
     return f"{cut}.{secrets.token_hex(8)}"
-
-
-def verify_commitment(server_seed: str, published: str) -> bool:
-    """Whether ``published`` is the commitment of ``server_seed``."""
-    return hmac.compare_digest(commitment(server_seed), published.strip().lower())

@@ -16,12 +16,23 @@ not even which forbidden cards were buried back into the stock at the opening.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from basra.cards import FULL_DECK, NAMES, Card, CardSet, cards_of, parse_card, parse_card_set
+from basra.cards import (
+    FULL_DECK,
+    NAMES,
+    Card,
+    CardSet,
+    cards_of,
+    mask_of,
+    parse_card,
+    parse_card_set,
+)
 from basra.engine import Match, Play, SideScore, legal_plays
 from basra.rules import Rules
+from basra.seating import Seating
 
 
 @dataclass(frozen=True, slots=True)
@@ -41,6 +52,11 @@ class PublicPlay:
             "take": [NAMES[c] for c in cards_of(self.take)],
             "basra": self.basra,
         }
+
+    @classmethod
+    def from_json(cls, data: Any) -> PublicPlay:
+        return cls(_int(data["seat"], "seat"), parse_card(str(data["card"])),
+                   _mask(data["take"], "take"), _int(data.get("basra", 0), "basra"))
 
 
 @dataclass(frozen=True, slots=True)
@@ -77,10 +93,9 @@ class SideSummary:
 
     @classmethod
     def from_json(cls, data: Any) -> SideSummary:
-        return cls(_int(data["cards"], "cards"), _int(data["majority"], "majority"),
-                   _int(data["carry"], "carry"), _int(data["card_points"], "card_points"),
-                   _ints(data["card_counts"], "card_counts"), _int(data["basras"], "basras"),
-                   _int(data["basra_points"], "basra_points"))
+        return cls(card_counts=_ints(data["card_counts"], "card_counts"),
+                   **_read(data, _int, "cards", "majority", "carry", "card_points", "basras",
+                           "basra_points"))
 
 
 @dataclass(frozen=True, slots=True)
@@ -111,6 +126,15 @@ class RoundSummary:
         if self.set_winner is not None:
             out["set_winner"] = self.set_winner
         return out
+
+    @classmethod
+    def from_json(cls, data: Any) -> RoundSummary:
+        return cls(
+            carry=_int(data["carry"], "carry"),
+            set_winner=_opt_int(data.get("set_winner"), "set_winner"),
+            scores=tuple(SideSummary.from_json(x) for x in data.get("scores", ())),
+            carry_in=_int(data.get("carry_in", 0), "carry_in"),
+            **_read(data, _ints, "cards", "basras", "points", "totals"))
 
 
 @dataclass(frozen=True, slots=True)
@@ -150,33 +174,26 @@ class SeatView:
     """The seat's legal plays when it is its turn, else empty."""
 
     @property
+    def seating(self) -> Seating:
+        return Seating(self.seats, self.teams)
+
+    @property
     def side(self) -> int | None:
-        if self.seat is None:
-            return None
-        return self.seat % 2 if self.teams else self.seat
+        """The seat's scoring side (``None`` for a spectator)."""
+        return None if self.seat is None else self.seating.side_of(self.seat)
 
     @property
     def sides(self) -> int:
-        return 2 if self.teams else self.seats
+        return self.seating.sides
 
     @property
     def my_turn(self) -> bool:
         return self.seat is not None and self.turn == self.seat
 
-    @property
-    def round_over(self) -> bool:
-        return self.turn is None
-
     def unseen(self) -> CardSet:
         """Cards this seat has not seen this round: in other hands or the stock."""
-        seen = 0
-        for c in self.hand:
-            seen |= 1 << c
-        for c in self.opening_floor:
-            seen |= 1 << c
-        for p in self.plays:
-            seen |= 1 << p.card
-        return FULL_DECK & ~seen
+        played = mask_of(p.card for p in self.plays)
+        return FULL_DECK & ~(mask_of(self.hand) | mask_of(self.opening_floor) | played)
 
     def to_json(self) -> dict[str, object]:
         """The view as plain JSON data (canonical card names), for the wire and for tests."""
@@ -210,16 +227,18 @@ class SeatView:
         }
 
 
-def _cards(data: object, field: str) -> tuple[Card, ...]:
+def _card_texts(data: object, field: str) -> list[str]:
     if not isinstance(data, list):
         raise ValueError(f"view field {field!r} must be a list of cards")
-    return tuple(parse_card(str(c)) for c in data)
+    return [str(c) for c in data]
+
+
+def _cards(data: object, field: str) -> tuple[Card, ...]:
+    return tuple(parse_card(c) for c in _card_texts(data, field))
 
 
 def _mask(data: object, field: str) -> CardSet:
-    if not isinstance(data, list):
-        raise ValueError(f"view field {field!r} must be a list of cards")
-    return parse_card_set(str(c) for c in data)
+    return parse_card_set(_card_texts(data, field))
 
 
 def _ints(data: object, field: str) -> tuple[int, ...]:
@@ -241,53 +260,29 @@ def _int(data: object, field: str) -> int:
     return value
 
 
+def _read(data: Any, read: Callable[[object, str], object], *keys: str) -> dict[str, Any]:
+    """``read`` applied to the fields ``keys`` of ``data`` (each one required), by key."""
+    return {key: read(data[key], key) for key in keys}
+
+
 def view_from_json(data: dict[str, Any]) -> SeatView:
     """Read back a view written by :meth:`SeatView.to_json` (the engine protocol's form).
     Raises ``ValueError`` (or :class:`~basra.errors.CardNotationError`) on bad data."""
     try:
-        plays = tuple(
-            PublicPlay(_int(p["seat"], "seat"), parse_card(str(p["card"])),
-                       _mask(p["take"], "take"), _int(p.get("basra", 0), "basra"))
-            for p in data["plays"]
-        )
-        results = tuple(
-            RoundSummary(_ints(r["cards"], "cards"), _ints(r["basras"], "basras"),
-                         _ints(r["points"], "points"), _int(r["carry"], "carry"),
-                         _ints(r["totals"], "totals"),
-                         _opt_int(r.get("set_winner"), "set_winner"),
-                         tuple(SideSummary.from_json(x) for x in r.get("scores", ())),
-                         _int(r.get("carry_in", 0), "carry_in"))
-            for r in data.get("results", [])
-        )
-        legal = tuple(Play(parse_card(str(p["card"])), _mask(p["take"], "take"))
-                      for p in data.get("legal", []))
         return SeatView(
             variant=str(data["variant"]),
-            seat=_opt_int(data["seat"], "seat"),
-            seats=_int(data["seats"], "seats"),
             teams=bool(data["teams"]),
             round_number=_int(data["round"], "round"),
-            dealer=_opt_int(data["dealer"], "dealer"),
             deal_number=_int(data["deal"], "deal"),
-            turn=_opt_int(data["turn"], "turn"),
-            hand=_cards(data["hand"], "hand"),
-            hand_counts=_ints(data["hand_counts"], "hand_counts"),
-            floor=_cards(data["floor"], "floor"),
-            opening_floor=_cards(data["opening_floor"], "opening_floor"),
-            stock_count=_int(data["stock_count"], "stock_count"),
-            plays=plays,
-            pile_counts=_ints(data["pile_counts"], "pile_counts"),
-            basras=_ints(data["basras"], "basras"),
-            basra_points=_ints(data["basra_points"], "basra_points"),
-            last_taker=_opt_int(data["last_taker"], "last_taker"),
-            leftover=_cards(data["leftover"], "leftover"),
-            totals=_ints(data["totals"], "totals"),
-            carry=_int(data["carry"], "carry"),
-            sets=_ints(data["sets"], "sets"),
-            target=_int(data["target"], "target"),
-            results=results,
-            winner=_opt_int(data["winner"], "winner"),
-            legal=legal,
+            plays=tuple(PublicPlay.from_json(p) for p in data["plays"]),
+            results=tuple(RoundSummary.from_json(r) for r in data.get("results", [])),
+            legal=tuple(Play(parse_card(str(p["card"])), _mask(p["take"], "take"))
+                        for p in data.get("legal", [])),
+            **_read(data, _opt_int, "seat", "dealer", "turn", "last_taker", "winner"),
+            **_read(data, _int, "seats", "stock_count", "carry", "target"),
+            **_read(data, _cards, "hand", "floor", "opening_floor", "leftover"),
+            **_read(data, _ints, "hand_counts", "pile_counts", "basras", "basra_points",
+                    "totals", "sets"),
         )
     except (KeyError, TypeError, AttributeError) as exc:
         raise ValueError(f"not a view: missing or malformed field {exc}") from None

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import random
 
-from basra.cards import cards_of
+from basra.cards import cards_of, mask_of
 from basra.engine import Round, compose_round
 from basra.rules import find_variant
 from basra.views import SeatView
@@ -28,31 +28,20 @@ def sample_round(view: SeatView, rng: random.Random) -> Round:
     pos = 0
     for seat, count in enumerate(view.hand_counts):
         if seat == view.seat:
-            mask = 0
-            for c in view.hand:
-                mask |= 1 << c
+            hands.append(mask_of(view.hand))
         else:
-            mask = 0
-            for c in unseen[pos:pos + count]:
-                mask |= 1 << c
+            hands.append(mask_of(unseen[pos:pos + count]))
             pos += count
-        hands.append(mask)
     stock = unseen[pos:]
     if len(stock) != view.stock_count:
         raise ValueError("view is inconsistent: unseen cards do not fill the hands and stock")
-    piles = [0] * view.sides
+    seating = view.seating
+    piles = [0] * seating.sides
     for p in view.plays:
         if p.take:
-            side = p.seat % 2 if view.teams else p.seat
-            piles[side] |= p.take | 1 << p.card
-    floor = 0
-    for c in view.floor:
-        floor |= 1 << c
-    opening = 0
-    for c in view.opening_floor:
-        opening |= 1 << c
+            piles[seating.side_of(p.seat)] |= p.take | 1 << p.card
     return compose_round(
-        rules, view.seats, view.teams, view.dealer, hands=hands, floor=floor, stock=stock,
-        piles=piles, basras=list(view.basras), bonus=list(view.basra_points), turn=view.turn,
-        last_taker=-1 if view.last_taker is None else view.last_taker,
-        played=len(view.plays), opening_floor=opening)
+        rules, view.seats, view.teams, view.dealer, hands=hands, floor=mask_of(view.floor),
+        stock=stock, piles=piles, basras=list(view.basras), bonus=list(view.basra_points),
+        turn=view.turn, last_taker=-1 if view.last_taker is None else view.last_taker,
+        played=len(view.plays), opening_floor=mask_of(view.opening_floor))

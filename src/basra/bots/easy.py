@@ -6,7 +6,8 @@ card."""
 from __future__ import annotations
 
 from basra.bots.base import Bot
-from basra.bots.evaluate import basra_of, is_power
+from basra.bots.evaluate import basra_of
+from basra.cards import mask_of
 from basra.engine import Play
 from basra.rules import find_variant
 from basra.views import SeatView
@@ -17,13 +18,11 @@ class EasyBot(Bot):
 
     def decide(self, view: SeatView) -> Play:
         rules = find_variant(view.variant)
-        floor = 0
-        for c in view.floor:
-            floor |= 1 << c
+        floor = mask_of(view.floor)
         captures = [p for p in view.legal if p.take]
         if captures:
             def size(p: Play) -> tuple[int, int, float]:
                 return (basra_of(rules, view, p, floor), p.take.bit_count(), self.rng.random())
             return max(captures, key=size)
-        lays = [p for p in view.legal if not is_power(rules, p.card)] or list(view.legal)
+        lays = [p for p in view.legal if not rules.is_power(p.card)] or list(view.legal)
         return lays[self.rng.randrange(len(lays))]

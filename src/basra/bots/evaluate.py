@@ -3,15 +3,13 @@ behind risks giving the next player. Everything here reads only a seat's view.""
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 from basra.captures import takes
 from basra.cards import Card, CardSet
 from basra.engine import Play, basra_points
 from basra.rules import Rules
 from basra.views import SeatView
-
-
-def is_power(rules: Rules, card: Card) -> bool:
-    return bool(rules.power_cards >> card & 1)
 
 
 def card_count_value(rules: Rules, sides: int) -> float:
@@ -30,51 +28,61 @@ def basra_of(rules: Rules, view: SeatView, play: Play, floor: CardSet) -> int:
     return basra_points(rules, play.card, play.take, floor, is_last_play(view))
 
 
-def take_value(rules: Rules, card: Card, take: CardSet, basra: int, per_card: float) -> float:
-    """Points a take is worth to the side that makes it: card points, pile size, basra."""
-    if not take:
-        return 0.0
-    got = take | 1 << card
-    points = 0
-    m = got
-    while m:
-        low = m & -m
-        points += rules.card_points[low.bit_length() - 1]
-        m ^= low
-    return points + per_card * got.bit_count() + basra
+@dataclass(frozen=True, slots=True)
+class Valuation:
+    """What takes are worth to a side under ``rules``, one more card in the pile being worth
+    ``per_card`` points (:func:`card_count_value`)."""
 
+    rules: Rules
+    per_card: float
 
-def best_reply_value(rules: Rules, card: Card, floor: CardSet, per_card: float,
-                     last: bool) -> float:
-    """The most a player holding ``card`` can make on ``floor``."""
-    best = 0.0
-    for take in takes(rules, card, floor):
-        if take:
-            basra = basra_points(rules, card, take, floor, last)
-            best = max(best, take_value(rules, card, take, basra, per_card))
-    return best
+    @classmethod
+    def of(cls, rules: Rules, sides: int) -> Valuation:
+        return cls(rules, card_count_value(rules, sides))
 
+    def take_value(self, card: Card, take: CardSet, basra: int) -> float:
+        """Points a take is worth to the side that makes it: card points, pile size, basra."""
+        if not take:
+            return 0.0
+        got = take | 1 << card
+        points = 0
+        m = got
+        while m:
+            low = m & -m
+            points += self.rules.card_points[low.bit_length() - 1]
+            m ^= low
+        return points + self.per_card * got.bit_count() + basra
 
-def reply_risk(rules: Rules, floor: CardSet, unseen: CardSet, hand_count: int,
-               per_card: float, last: bool = False) -> float:
-    """Expected best capture of a player holding ``hand_count`` cards drawn from ``unseen``,
-    on ``floor``: each unseen card is held with probability hand/unseen, independently."""
-    if not floor or hand_count <= 0 or not unseen:
-        return 0.0
-    total = unseen.bit_count()
-    p = min(1.0, hand_count / total)
-    values = []
-    m = unseen
-    while m:
-        low = m & -m
-        v = best_reply_value(rules, low.bit_length() - 1, floor, per_card, last)
-        if v > 0:
-            values.append(v)
-        m ^= low
-    values.sort(reverse=True)
-    expected = 0.0
-    none_yet = 1.0
-    for v in values:
-        expected += v * p * none_yet
-        none_yet *= 1.0 - p
-    return expected
+    def best_reply_value(self, card: Card, floor: CardSet, last: bool) -> float:
+        """The most a player holding ``card`` can make on ``floor``."""
+        best = 0.0
+        for take in takes(self.rules, card, floor):
+            if take:
+                basra = basra_points(self.rules, card, take, floor, last)
+                best = max(best, self.take_value(card, take, basra))
+        return best
+
+    def reply_risk(self, floor: CardSet, unseen: CardSet, hand_count: int,
+                   last: bool = False) -> float:
+        """Expected best capture of a player holding ``hand_count`` cards drawn from
+        ``unseen``, on ``floor``: each unseen card is held with probability hand/unseen,
+        independently."""
+        if not floor or hand_count <= 0 or not unseen:
+            return 0.0
+        total = unseen.bit_count()
+        p = min(1.0, hand_count / total)
+        values = []
+        m = unseen
+        while m:
+            low = m & -m
+            v = self.best_reply_value(low.bit_length() - 1, floor, last)
+            if v > 0:
+                values.append(v)
+            m ^= low
+        values.sort(reverse=True)
+        expected = 0.0
+        none_yet = 1.0
+        for v in values:
+            expected += v * p * none_yet
+            none_yet *= 1.0 - p
+        return expected

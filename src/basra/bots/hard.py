@@ -50,7 +50,6 @@ class HardBot(Bot):
         self.time_cap = time_cap
 
     def decide(self, view: SeatView) -> Play:
-        assert view.side is not None
         plays = list(view.legal)
         n = len(plays)
         visits = [0] * n
@@ -62,8 +61,8 @@ class HardBot(Bot):
         per_card = card_count_value(rules, view.sides)
         template = sample_round(view, rng)
         unseen = cards_of(view.unseen())
-        seat = view.seat
-        assert seat is not None
+        seat, side = view.seat, view.side
+        assert seat is not None and side is not None
         for i in range(self.iterations):
             if i < n:
                 k = i
@@ -76,7 +75,7 @@ class HardBot(Bot):
             final = greedy_playout(play_unchecked(world, card, take), rand, ROLLOUT_EPSILON,
                                    per_card, POWER_RESERVE)
             visits[k] += 1
-            totals[k] += margin(final, view.carry, view.side)
+            totals[k] += margin(final, view.carry, side)
             if deadline is not None and i >= n and time.perf_counter() > deadline:
                 break
         best = max(range(n), key=lambda j: (totals[j] / visits[j] if visits[j] else -1e9, -j))

@@ -12,40 +12,11 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from basra.store.base import (
-    DuplicatePlay,
-    HistoryRow,
-    PlayerRow,
-    PlayRow,
-    RoundRow,
-    SeatRow,
-    Store,
-    StoreError,
-    TableKind,
-    TableLog,
-    TableRow,
-    TableStatus,
-)
+from basra.store.base import Store, StoreError
 from basra.store.sql import SqlStore
 from basra.store.urls import Database, database
 
-__all__ = [
-    "Database",
-    "DuplicatePlay",
-    "HistoryRow",
-    "PlayRow",
-    "PlayerRow",
-    "RoundRow",
-    "SeatRow",
-    "SqlStore",
-    "Store",
-    "StoreError",
-    "TableKind",
-    "TableLog",
-    "TableRow",
-    "TableStatus",
-    "open_store",
-]
+__all__ = ["Database", "SqlStore", "Store", "StoreError", "database", "open_store"]
 
 
 def open_store(url: str | None, data_dir: Path | None = None) -> Store:

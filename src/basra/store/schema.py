@@ -29,7 +29,7 @@ from sqlalchemy import (
 )
 from sqlalchemy.dialects.postgresql import JSONB
 from sqlalchemy.engine import Dialect
-from sqlalchemy.types import TypeDecorator
+from sqlalchemy.types import TypeDecorator, TypeEngine
 
 NAMING_CONVENTION = {
     "pk": "pk_%(table_name)s",
@@ -73,27 +73,28 @@ def json_type() -> JSON:
     return JSON(none_as_null=True).with_variant(JSONB(none_as_null=True), "postgresql")
 
 
+def required(**types: type[TypeEngine[Any]]) -> list[Column[Any]]:
+    """NOT NULL columns of these names and types, in the order given."""
+    return [Column(name, type_, nullable=False) for name, type_ in types.items()]
+
+
+def table_id() -> Column[str]:
+    """The column of a table's own rows: they go when the table goes."""
+    return Column("table_id", Text, ForeignKey("tables.id", ondelete="CASCADE"),
+                  nullable=False)
+
+
 players = Table(
     "players", metadata,
-    Column("id", Text, nullable=False),
-    Column("nickname", Text, nullable=False),
-    Column("token_hash", Text, nullable=False),
-    Column("created_at", UtcDateTime, nullable=False),
+    *required(id=Text, nickname=Text, token_hash=Text, created_at=UtcDateTime),
     PrimaryKeyConstraint("id"),
     UniqueConstraint("token_hash"),
 )
 
 tables = Table(
     "tables", metadata,
-    Column("id", Text, nullable=False),
-    Column("kind", Text, nullable=False),
-    Column("variant", Text, nullable=False),
-    Column("seats", Integer, nullable=False),
-    Column("teams", Boolean, nullable=False),
-    Column("clock_seconds", Float, nullable=False),
-    Column("bot_level", Text, nullable=False),
-    Column("status", Text, nullable=False),
-    Column("created_at", UtcDateTime, nullable=False),
+    *required(id=Text, kind=Text, variant=Text, seats=Integer, teams=Boolean,
+              clock_seconds=Float, bot_level=Text, status=Text, created_at=UtcDateTime),
     Column("invite_code", Text, nullable=True),
     Column("owner_id", Text, ForeignKey("players.id"), nullable=True),
     Column("finished_at", UtcDateTime, nullable=True),
@@ -110,7 +111,7 @@ tables = Table(
 
 table_seats = Table(
     "table_seats", metadata,
-    Column("table_id", Text, ForeignKey("tables.id", ondelete="CASCADE"), nullable=False),
+    table_id(),
     Column("seat", Integer, nullable=False),
     Column("player_id", Text, ForeignKey("players.id"), nullable=True),
     Column("bot_level", Text, nullable=True),
@@ -121,10 +122,8 @@ table_seats = Table(
 
 rounds = Table(
     "rounds", metadata,
-    Column("table_id", Text, ForeignKey("tables.id", ondelete="CASCADE"), nullable=False),
-    Column("number", Integer, nullable=False),
-    Column("server_seed", Text, nullable=False),
-    Column("commitment", Text, nullable=False),
+    table_id(),
+    *required(number=Integer, server_seed=Text, commitment=Text),
     Column("client_seed", Text, nullable=True),
     Column("started_at", UtcDateTime, nullable=True),
     PrimaryKeyConstraint("table_id", "number"),
@@ -132,14 +131,8 @@ rounds = Table(
 
 plays = Table(
     "plays", metadata,
-    Column("table_id", Text, nullable=False),
-    Column("round_number", Integer, nullable=False),
-    Column("index", Integer, nullable=False),
-    Column("seat", Integer, nullable=False),
-    Column("card", Text, nullable=False),
-    Column("take", Text, nullable=False),
-    Column("by_bot", Boolean, nullable=False),
-    Column("created_at", UtcDateTime, nullable=False),
+    *required(table_id=Text, round_number=Integer, index=Integer, seat=Integer, card=Text,
+              take=Text, by_bot=Boolean, created_at=UtcDateTime),
     PrimaryKeyConstraint("table_id", "round_number", "index"),
     ForeignKeyConstraint(["table_id", "round_number"], ["rounds.table_id", "rounds.number"],
                          ondelete="CASCADE"),

@@ -27,16 +27,27 @@ import contextlib
 import re
 import sqlite3
 import time
-from collections.abc import AsyncIterator, Iterable, Sequence
+from collections.abc import AsyncIterator, Callable, Iterable, Sequence
 from contextlib import AbstractAsyncContextManager, asynccontextmanager, nullcontext
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 from alembic import command
 from alembic.config import Config
 from alembic.util import CommandError
-from sqlalchemy import Select, delete, event, func, insert, select, text, update
+from sqlalchemy import (
+    ColumnElement,
+    Select,
+    Table,
+    delete,
+    event,
+    func,
+    insert,
+    select,
+    text,
+    update,
+)
 from sqlalchemy.engine import Connection, Row
 from sqlalchemy.exc import IntegrityError, SQLAlchemyError
 from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine, create_async_engine
@@ -72,6 +83,7 @@ READ_ONLY = "basra_read_only"
 """Execution option of the connections that only read (SQLite begins them deferred)."""
 PING_TIMEOUT = 5.0
 LIVE: tuple[TableStatus, ...] = ("waiting", "playing")
+R = TypeVar("R")
 
 
 # ---------------------------------------------------------------------------------------
@@ -266,6 +278,12 @@ class SqlStore(Store):
         rows = await self._rows(query.limit(1))
         return rows[0] if rows else None
 
+    async def _find(self, table: Table, where: ColumnElement[bool],
+                    record: Callable[[Row[Any]], R]) -> R | None:
+        """The record of the first row of ``table`` that matches ``where``, if any."""
+        row = await self._first(select(table).where(where))
+        return None if row is None else record(row)
+
     # players
 
     async def create_player(self, player_id: str, nickname: str, token_hash: str) -> PlayerRow:
@@ -277,12 +295,10 @@ class SqlStore(Store):
         return row
 
     async def player_by_token(self, token_hash: str) -> PlayerRow | None:
-        row = await self._first(select(players).where(players.c.token_hash == token_hash))
-        return None if row is None else player_row(row)
+        return await self._find(players, players.c.token_hash == token_hash, player_row)
 
     async def player(self, player_id: str) -> PlayerRow | None:
-        row = await self._first(select(players).where(players.c.id == player_id))
-        return None if row is None else player_row(row)
+        return await self._find(players, players.c.id == player_id, player_row)
 
     # tables and seats
 
@@ -295,12 +311,10 @@ class SqlStore(Store):
                                          [seat_values(table.id, seat) for seat in seats])
 
     async def table(self, table_id: str) -> TableRow | None:
-        row = await self._first(select(tables).where(tables.c.id == table_id))
-        return None if row is None else table_row(row)
+        return await self._find(tables, tables.c.id == table_id, table_row)
 
     async def table_by_code(self, invite_code: str) -> TableRow | None:
-        row = await self._first(select(tables).where(tables.c.invite_code == invite_code))
-        return None if row is None else table_row(row)
+        return await self._find(tables, tables.c.invite_code == invite_code, table_row)
 
     async def rematch_of(self, table_id: str) -> str | None:
         row = await self._first(select(tables.c.id).where(tables.c.rematch_of == table_id))
