@@ -16,6 +16,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from basra.engine import side_count, side_of
 from basra.rules import Rules
 
 
@@ -39,11 +40,11 @@ class Seating:
 
     @property
     def sides(self) -> int:
-        return 2 if self.teams else self.seats
+        return side_count(self.seats, self.teams)
 
     def side_of(self, seat: int) -> int:
-        """The scoring side of ``seat``."""
-        return seat % 2 if self.teams else seat
+        """The scoring side of ``seat`` (the engine states the rule once)."""
+        return side_of(seat, self.teams)
 
     def seats_of(self, side: int) -> tuple[int, ...]:
         """The seats that score for ``side``, in seat order."""

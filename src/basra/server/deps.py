@@ -103,7 +103,6 @@ async def current_player(player: Annotated[PlayerRow | None, Depends(maybe_playe
     return player
 
 
-SettingsDep = Annotated[Settings, Depends(get_settings)]
 StoreDep = Annotated[Store, Depends(get_store)]
 LobbyDep = Annotated[Lobby, Depends(get_lobby)]
 Player = Annotated[PlayerRow, Depends(current_player)]

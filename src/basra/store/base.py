@@ -20,7 +20,9 @@ TableStatus = Literal["waiting", "playing", "finished", "abandoned"]
 
 
 class StoreError(Exception):
-    """A store operation that cannot be done (the message says why)."""
+    """A store operation that cannot be done (the message says why, in the database's own
+    words). Not a :class:`~basra.errors.BasraError`: it is the operator's failure, not bad
+    input, so the server logs it and answers ``server/internal`` without its message."""
 
 
 class DuplicatePlay(StoreError):
