@@ -22,15 +22,13 @@ from __future__ import annotations
 
 import argparse
 import asyncio
-import base64
 import json
 import os
-import socket
 import time
 from typing import Any
 
 import httpx
-from serving import basra_serve, bench_main
+from serving import RawSocket, basra_serve, bench_main
 from websockets.asyncio.client import ClientConnection, connect
 from websockets.exceptions import ConnectionClosed
 
@@ -109,23 +107,6 @@ async def flooder(url: str, count: int, report: dict[str, Any]) -> None:
     report.update(flood_sent=sent, flooder_closed=closes)
 
 
-class Stalled:
-    """A websocket client that does the handshake and then never reads."""
-
-    def __init__(self, host: str, port: int, path: str) -> None:
-        self.sock = socket.socket()
-        self.sock.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 4096)
-        self.sock.connect((host, port))
-        key = base64.b64encode(os.urandom(16)).decode()
-        self.sock.sendall(
-            f"GET {path} HTTP/1.1\r\nHost: {host}:{port}\r\nUpgrade: websocket\r\n"
-            f"Connection: Upgrade\r\nSec-WebSocket-Key: {key}\r\n"
-            "Sec-WebSocket-Version: 13\r\n\r\n".encode())
-        head = b""
-        while b"\r\n\r\n" not in head:
-            head += self.sock.recv(1)
-
-
 async def sockets_held(base: str) -> int:
     async with httpx.AsyncClient() as http:
         held: int = (await http.get(f"{base}/health")).json()["memory"]["sockets"]
@@ -143,10 +124,9 @@ async def scenario(base: str, kind: str, args: argparse.Namespace) -> dict[str, 
     async with httpx.AsyncClient(timeout=30) as http:
         token, table = await new_table(base, http, f"abuse-{kind}")
     url = base.replace("http://", "ws://") + f"/ws/tables/{table}"
-    stalled: list[Stalled] = []
+    stalled: list[RawSocket] = []
     if kind == "stalled":
-        host, port = base.removeprefix("http://").split(":")
-        stalled = [Stalled(host, int(port), f"/ws/tables/{table}") for _ in range(args.stalled)]
+        stalled = [RawSocket(base, f"/ws/tables/{table}") for _ in range(args.stalled)]
     started = time.monotonic()
     playing = asyncio.create_task(player(base, token, table, args.seconds, args.pace, samples))
     if kind == "flood":
@@ -157,7 +137,7 @@ async def scenario(base: str, kind: str, args: argparse.Namespace) -> dict[str, 
             await asyncio.sleep(0.2)
         report["stalled_gone_after_s"] = round(time.monotonic() - started, 1)
         for raw in stalled:
-            raw.sock.close()
+            raw.close()
     report.update(plays=len(samples), p50_ms=pct(samples, 0.5), p99_ms=pct(samples, 0.99),
                   max_ms=round(max(samples), 1) if samples else 0.0)
     return report
@@ -188,8 +168,5 @@ def report(results: list[dict[str, Any]]) -> None:
               f"max {r['max_ms']} ms{extra}")
 
 
-def main() -> None:
-    bench_main(__doc__, options, run, report)
-
 if __name__ == "__main__":
-    main()
+    bench_main(__doc__, options, run, report)

@@ -123,8 +123,5 @@ def report(result: dict[str, Any]) -> None:
           f"{result['max_matches_p99_under_100ms']}")
 
 
-def main() -> None:
-    bench_main(__doc__, options, run, report)
-
 if __name__ == "__main__":
-    main()
+    bench_main(__doc__, options, run, report)

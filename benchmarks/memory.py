@@ -145,8 +145,5 @@ def report(result: dict[str, Any]) -> None:
     print(f"held once idle: {result['held_after']}")
 
 
-def main() -> None:
-    bench_main(__doc__, options, run, report)
-
 if __name__ == "__main__":
-    main()
+    bench_main(__doc__, options, run, report)

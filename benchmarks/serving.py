@@ -1,19 +1,23 @@
 """One way for the benchmarks to run a real ``basra serve``: on a free loopback port, in a
 temporary directory (SQLite unless a database URL is given), ready before it is used, and
-stopped afterwards whatever happens."""
+stopped afterwards whatever happens; and :class:`RawSocket`, a websocket client that never
+reads, which tests/test_server_guard.py imports too (pyproject puts ``benchmarks`` on the
+tests' path)."""
 
 from __future__ import annotations
 
 import argparse
 import asyncio
+import base64
 import contextlib
 import json
+import os
 import socket
 import subprocess
 import sys
 import tempfile
 import time
-from collections.abc import AsyncIterator, Awaitable, Callable
+from collections.abc import AsyncIterator, Callable, Coroutine
 from dataclasses import dataclass
 from typing import Any
 
@@ -68,8 +72,51 @@ async def basra_serve(*options: str, db: str | None = None) -> AsyncIterator[Ser
                 process.kill()
 
 
+class RawSocket:
+    """A websocket client that does the handshake (with a tiny receive buffer) and then
+    never reads a byte; raises ``ConnectionError`` unless the server upgrades it."""
+
+    def __init__(self, base: str, path: str) -> None:
+        host, port = base.removeprefix("http://").split(":")
+        self.sock = socket.socket()
+        self.sock.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 4096)
+        self.sock.connect((host, int(port)))
+        key = base64.b64encode(os.urandom(16)).decode()
+        self.sock.sendall(
+            f"GET {path} HTTP/1.1\r\nHost: {host}:{port}\r\nUpgrade: websocket\r\n"
+            f"Connection: Upgrade\r\nSec-WebSocket-Key: {key}\r\n"
+            "Sec-WebSocket-Version: 13\r\n\r\n".encode())
+        head = b""
+        while b"\r\n\r\n" not in head:
+            head += self.sock.recv(1)
+        if not head.startswith(b"HTTP/1.1 101"):
+            self.sock.close()
+            raise ConnectionError(f"no websocket upgrade: {head!r}")
+
+    def closed_by_server(self, timeout: float) -> bool:
+        """Read everything now: whether the server closed the connection (a close frame
+        or the end of the stream) within ``timeout`` seconds."""
+        self.sock.settimeout(timeout)
+        deadline = time.monotonic() + timeout
+        data = b""
+        try:
+            while time.monotonic() < deadline:
+                chunk = self.sock.recv(1 << 16)
+                if not chunk:
+                    return True
+                data += chunk
+                if b"\x88" in data[-4096:]:  # an opcode-8 (close) frame header
+                    return True
+        except (TimeoutError, ConnectionResetError):
+            return False
+        return False
+
+    def close(self) -> None:
+        self.sock.close()
+
+
 def bench_main(doc: str, options: Callable[[argparse.ArgumentParser], None],
-               run: Callable[[argparse.Namespace], Awaitable[Any]],
+               run: Callable[[argparse.Namespace], Coroutine[Any, Any, Any]],
                report: Callable[[Any], None]) -> None:
     """A benchmark's command line: its ``options`` and ``--json``; runs ``run(args)`` and
     prints its result as one JSON value or as ``report`` tells it."""
@@ -77,7 +124,7 @@ def bench_main(doc: str, options: Callable[[argparse.ArgumentParser], None],
     options(parser)
     parser.add_argument("--json", action="store_true", help="print one JSON value")
     args = parser.parse_args()
-    result = asyncio.run(run(args))
+    result: Any = asyncio.run(run(args))
     if args.json:
         print(json.dumps(result))
     else:

@@ -354,6 +354,24 @@ async def bot_table(base: str, http: httpx.AsyncClient, guest: Guest,
     return table_id
 
 
+async def at_a_bot_table(base: str, http: httpx.AsyncClient, name: str = "Amira",
+                         level: str = "random", **options: Any) -> Guest:
+    """A new guest called ``name``, connected to a new table of their own against bots of
+    ``level`` (``options`` as for :func:`bot_table`)."""
+    guest = await new_guest(base, http, name)
+    await guest.connect(await bot_table(base, http, guest, level, **options))
+    return guest
+
+
+async def rematch(guest: Guest) -> str:
+    """``guest`` asks for a rematch (of a finished match) and waits until their table names
+    it: the rematch table's id."""
+    await guest.send({"type": "rematch"})
+    state = await guest.until(lambda s: s["table"]["rematch_table"] is not None)
+    table_id: str = state["table"]["rematch_table"]
+    return table_id
+
+
 async def private_table(base: str, http: httpx.AsyncClient, owner: Guest,
                         **options: Any) -> tuple[str, str]:
     """A private table ``owner`` creates: its id and invite code."""

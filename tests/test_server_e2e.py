@@ -14,8 +14,8 @@ from basra.records import parse_record
 from basra.replay import replay, verify
 from server_harness import (
     Backend,
+    at_a_bot_table,
     backend_fixture,  # noqa: F401  (the backend fixture)
-    bot_table,
     new_guest,
     over,
     play_out,
@@ -77,8 +77,7 @@ def test_two_guests_play_a_whole_match_through_an_invite(backend: Backend) -> No
 
 def test_the_clock_runs_out_and_the_bot_plays(backend: Backend) -> None:
     async def scenario(base: str, http: httpx.AsyncClient) -> None:
-        amira = await new_guest(base, http, "Amira")
-        await amira.connect(await bot_table(base, http, amira, clock_seconds=5))
+        amira = await at_a_bot_table(base, http, clock_seconds=5)
         state = await amira.until(amira.my_turn)
         clock = state["table"]["clock"]
         assert clock["seat"] == state["you"] and 0 < clock["remaining_ms"] <= 5000
@@ -125,8 +124,7 @@ def test_a_dropped_player_is_played_by_a_bot_and_comes_back(backend: Backend) ->
 
 def test_bad_messages_get_coded_errors_and_change_nothing(backend: Backend) -> None:
     async def scenario(base: str, http: httpx.AsyncClient) -> None:
-        amira = await new_guest(base, http, "Amira")
-        await amira.connect(await bot_table(base, http, amira, clock_seconds=60))
+        amira = await at_a_bot_table(base, http, clock_seconds=60)
         state = await amira.until(amira.my_turn)
         version = state["version"]
         hand = state["view"]["hand"]

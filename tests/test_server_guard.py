@@ -5,9 +5,7 @@ limits, quick-match ghosts, finished tables leaving memory, and text that is not
 from __future__ import annotations
 
 import asyncio
-import base64
 import json
-import os
 import re
 import socket
 import statistics
@@ -16,6 +14,7 @@ from pathlib import Path
 
 import httpx
 import pytest
+from serving import RawSocket
 from websockets.asyncio.client import connect
 from websockets.exceptions import ConnectionClosed, InvalidStatus
 
@@ -26,6 +25,7 @@ from basra.shuffle import commitment, seat_part
 from server_harness import (
     Backend,
     Guest,
+    at_a_bot_table,
     backend_fixture,  # noqa: F401  (the backend fixture)
     bot_table,
     join,
@@ -36,6 +36,7 @@ from server_harness import (
     play_match_sending_parts,
     play_out,
     private_table,
+    rematch,
     serve,
     two_at_a_private_table,
 )
@@ -52,8 +53,7 @@ def test_server_parts_are_derived_and_the_commitment_always_comes_first(
     seed; the player's part is the one it sent for that round (a fresh one each round),
     and with a window the round starts as soon as the part arrives."""
     async def scenario(base: str, http: httpx.AsyncClient) -> None:
-        amira = await new_guest(base, http, "Amira")
-        await amira.connect(await bot_table(base, http, amira))
+        amira = await at_a_bot_table(base, http)
         parts: dict[int, str] = {}
         try:
             started = time.monotonic()
@@ -92,8 +92,7 @@ def test_server_parts_are_derived_and_the_commitment_always_comes_first(
 
 def test_a_part_is_for_its_round_only_and_never_reused(tmp_path: Path) -> None:
     async def scenario(base: str, http: httpx.AsyncClient) -> None:
-        amira = await new_guest(base, http, "Amira")
-        await amira.connect(await bot_table(base, http, amira))
+        amira = await at_a_bot_table(base, http)
         try:
             state = await amira.until(lambda s: pending_round(s) == 1)
             assert state["view"]["hand"] == []
@@ -135,47 +134,8 @@ def test_a_part_is_for_its_round_only_and_never_reused(tmp_path: Path) -> None:
 
 
 # ---------------------------------------------------------------------------------------
-# 2. a socket that stops reading
-
-
-class RawSocket:
-    """A websocket client that does the handshake and then never reads a byte."""
-
-    def __init__(self, base: str, path: str) -> None:
-        host, port = base.removeprefix("http://").split(":")
-        self.sock = socket.socket()
-        self.sock.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 4096)
-        self.sock.connect((host, int(port)))
-        key = base64.b64encode(os.urandom(16)).decode()
-        self.sock.sendall(
-            f"GET {path} HTTP/1.1\r\nHost: {host}:{port}\r\nUpgrade: websocket\r\n"
-            f"Connection: Upgrade\r\nSec-WebSocket-Key: {key}\r\n"
-            "Sec-WebSocket-Version: 13\r\n\r\n".encode())
-        head = b""
-        while b"\r\n\r\n" not in head:
-            head += self.sock.recv(1)
-        assert head.startswith(b"HTTP/1.1 101"), head
-
-    def closed_by_server(self, timeout: float) -> bool:
-        """Read everything now: whether the server closed the connection (a close frame
-        or the end of the stream) within ``timeout`` seconds."""
-        self.sock.settimeout(timeout)
-        deadline = time.monotonic() + timeout
-        data = b""
-        try:
-            while time.monotonic() < deadline:
-                chunk = self.sock.recv(1 << 16)
-                if not chunk:
-                    return True
-                data += chunk
-                if b"\x88" in data[-4096:]:  # an opcode-8 (close) frame header
-                    return True
-        except (TimeoutError, ConnectionResetError):
-            return False
-        return False
-
-    def close(self) -> None:
-        self.sock.close()
+# 2. a socket that stops reading (serving.RawSocket: the handshake, then never a byte read,
+# the same client as benchmarks/abuse.py's stalled sockets)
 
 
 async def timed_match(guest: Guest, matches: int = 1) -> list[float]:
@@ -289,8 +249,7 @@ def test_a_flood_from_a_spectator_leaves_the_seated_player_unharmed(tmp_path: Pa
 
 def test_the_rate_limit_answers_with_a_code_and_drops_the_message(tmp_path: Path) -> None:
     async def scenario(base: str, http: httpx.AsyncClient) -> None:
-        amira = await new_guest(base, http, "Amira")
-        await amira.connect(await bot_table(base, http, amira))
+        amira = await at_a_bot_table(base, http)
         await amira.until(lambda s: True)
         for _ in range(15):  # burst 10: five over the limit, each dropped
             await amira.send({"type": "ping"})
@@ -513,9 +472,7 @@ def test_finished_tables_leave_memory_and_are_served_from_the_store(backend: Bac
         await watcher.connect(table_id)
         try:
             await play_out(amira)
-            await amira.send({"type": "rematch"})
-            state = await amira.until(lambda s: s["table"]["rematch_table"] is not None)
-            rematch = state["table"]["rematch_table"]
+            rematch_id = await rematch(amira)
             closed = await next_message(amira, "closed", timeout=10)
             assert closed["reason"] == "finished"
             await next_message(watcher, "closed", timeout=10)
@@ -530,7 +487,7 @@ def test_finished_tables_leave_memory_and_are_served_from_the_store(backend: Bac
         info = (await http.get(f"{base}/api/tables/{table_id}",
                                headers=amira.headers)).json()
         assert info["table"]["status"] == "finished"
-        assert info["table"]["rematch_table"] == rematch
+        assert info["table"]["rematch_table"] == rematch_id
         assert info["seat"] == 0
         record = (await http.get(f"{base}/api/tables/{table_id}/record")).json()
         assert verify(parse_record(record)).ok
@@ -584,8 +541,7 @@ def test_text_that_is_not_valid_gets_a_code_never_a_traceback(
                                 headers={"content-type": "application/json"})
             assert r.status_code == 422, (raw, r.text)
             assert r.json()["error"]["code"] in ("guest/bad_nickname", "request/invalid")
-        amira = await new_guest(base, http, "Amira")
-        await amira.connect(await bot_table(base, http, amira))
+        amira = await at_a_bot_table(base, http)
         await amira.until(lambda s: pending_round(s) == 1)
         for part in ('"\\ud800"', '"abc\\udfffdef"', '"tab\\there"', '"nul\\u0000"'):
             await amira.send_raw('{"type": "seed", "round": 1, "client_seed": ' + part + "}")

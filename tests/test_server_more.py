@@ -28,6 +28,7 @@ from server_harness import (
     over,
     play_out,
     play_turns,
+    rematch,
     run,
     serve,
     strings_in,
@@ -124,11 +125,9 @@ def test_rematch_at_a_private_table_and_against_a_bot_spectators_see_no_hand(
         await amira.connect(against_bot)
         try:
             await play_out(amira)
-            await amira.send({"type": "rematch"})
-            done = await amira.until(lambda s: s["table"]["rematch_table"] is not None)
-            rematch = done["table"]["rematch_table"]
+            rematch_id = await rematch(amira)
             await amira.close()
-            await amira.connect(rematch)
+            await amira.connect(rematch_id)
             state = await amira.until(amira.my_turn)
             assert state["table"]["players"][1]["name"] == "bot:random"
             await amira.play_first_legal()

@@ -74,9 +74,13 @@ def players(browser: Browser, server: str) -> Iterator[list[Player]]:
         p.close()
 
 
-def make(players: list[Player], browser: Browser, server: str, **options: Any) -> Player:
+def make(players: list[Player], browser: Browser, server: str, *, nickname: str | None = None,
+         **options: Any) -> Player:
+    """A new player (closed at the test's end), signed in as ``nickname`` when one is given."""
     player = Player(browser, server, **options)
     players.append(player)
+    if nickname is not None:
+        player.sign_in(nickname)
     return player
 
 
@@ -412,14 +416,7 @@ def test_a_guest_plays_a_bot_to_the_end(players: list[Player], browser: Browser,
     page.set_viewport_size(DESKTOP)
 
     # The rest of the match by keyboard, until it is over.
-    while True:
-        event = p.wait_event(timeout=60)
-        if event == "finished":
-            break
-        if event == "round-end":
-            page.keyboard.press("Escape")
-            page.wait_for_selector(".overlay-round", state="detached")
-            continue
+    while p.next_turn(timeout=60) != "finished":
         p.play_first(keyboard=True)
         assert time.monotonic() - started < 170, "the match is taking too long"
 
@@ -506,9 +503,8 @@ def test_the_page_sends_a_fresh_part_for_every_round(players: list[Player], brow
     """The moment a round's commitment arrives the page sends a fresh part for that round
     (its own text, if the player typed one, plus randomness), the round starts at once (well
     inside the seed window), and the page's check 3 holds the server to it."""
-    p = make(players, browser, server, frame_clock=True)
+    p = make(players, browser, server, nickname="Parts", frame_clock=True)
     page = p.page
-    p.sign_in("Parts")
     page.click("#play-bot")
     page.wait_for_url("**/table/*")
     table_id = page.url.rsplit("/", 1)[1]
@@ -528,8 +524,7 @@ def test_the_page_sends_a_fresh_part_for_every_round(players: list[Player], brow
             ended = len(p.state()["view"]["results"])
             if target is not None and ended >= target:
                 break
-            page.keyboard.press("Escape")
-            page.wait_for_selector(".overlay-round", state="detached")
+            p.close_round_end()
             continue
         if target is not None and not typed and p.state()["view"]["round"] == target:
             # The player types a text of their own: it goes into the next round's part.
@@ -574,8 +569,7 @@ def test_the_page_sends_a_fresh_part_for_every_round(players: list[Player], brow
     assert part_problem(following["client_seed"]) is None
 
     # The round's check, in the page: fair, and check 3 passed.
-    page.keyboard.press("Escape")
-    page.wait_for_selector(".overlay-round", state="detached")
+    p.close_round_end()
     result = f".fair-result[data-round='{n}']"
     page.wait_for_selector(f"{result}[data-verdict='fair']", timeout=15000)
     assert page.get_attribute(f"{result} [data-check='parts']", "class") == "ok"
@@ -653,21 +647,16 @@ def test_capture_choice_sends_the_chosen_take(players: list[Player], browser: Br
                                               server: str) -> None:
     # A choice comes up at random; play on, through new matches if need be, until one does.
     for table_number in range(4):
-        p = make(players, browser, server)
+        p = make(players, browser, server, nickname=f"Chooser {table_number + 1}")
         page = p.page
-        p.sign_in(f"Chooser {table_number + 1}")
         # A random bot leaves more on the floor than a greedy one: choices come sooner.
         page.check("input[name=level][value=random]")
         page.click("#play-bot")
         page.wait_for_url("**/table/*")
         for _ in range(400):
-            event = p.wait_event()
+            event = p.next_turn()
             if event == "finished":
                 break
-            if event == "round-end":
-                page.keyboard.press("Escape")
-                page.wait_for_selector(".overlay-round", state="detached")
-                continue
             assert event == "turn"
             version = p.version()
             view = p.state(version)["view"]
@@ -719,8 +708,7 @@ def test_capture_choice_sends_the_chosen_take(players: list[Player], browser: Br
 
 def test_two_players_through_an_invite_link(players: list[Player], browser: Browser,
                                             server: str) -> None:
-    host = make(players, browser, server)
-    host.sign_in("Host")
+    host = make(players, browser, server, nickname="Host")
     host.page.click("#create-private")
     host.page.wait_for_url("**/table/*")
     table_id = host.page.url.rsplit("/", 1)[1]
@@ -772,9 +760,8 @@ def test_two_players_through_an_invite_link(players: list[Player], browser: Brow
 
 def test_a_dropped_connection_resumes(players: list[Player], browser: Browser,
                                       server: str) -> None:
-    p = make(players, browser, server, viewport=PHONE, reduced_motion=True)
+    p = make(players, browser, server, nickname="Drop", viewport=PHONE, reduced_motion=True)
     page = p.page
-    p.sign_in("Drop")
     page.click("#play-bot")
     page.wait_for_url("**/table/*")
     assert p.wait_event() == "turn"
@@ -816,8 +803,7 @@ def test_a_dropped_connection_resumes(players: list[Player], browser: Browser,
 
 def test_quick_match_pairs_two_players_and_offers_a_bot(players: list[Player], browser: Browser,
                                                          server: str) -> None:
-    first = make(players, browser, server)
-    first.sign_in("Quick One")
+    first = make(players, browser, server, nickname="Quick One")
     first.page.click("#quick-match")
     first.page.wait_for_selector(".quick-option .waiting-line")
     # Cancel leaves the queue; looking again waits again.
@@ -825,8 +811,7 @@ def test_quick_match_pairs_two_players_and_offers_a_bot(players: list[Player], b
     first.page.wait_for_selector("#quick-match")
     first.page.click("#quick-match")
     first.page.wait_for_selector(".quick-option .waiting-line")
-    second = make(players, browser, server, viewport=PHONE)
-    second.sign_in("Quick Two")
+    second = make(players, browser, server, nickname="Quick Two", viewport=PHONE)
     second.page.click("#quick-match")
     for p in (first, second):
         p.page.wait_for_url("**/table/*", timeout=15000)
@@ -834,8 +819,7 @@ def test_quick_match_pairs_two_players_and_offers_a_bot(players: list[Player], b
     for p in (first, second):
         p.page.wait_for_selector(".table-page[data-status='playing']")
     # Alone in the queue: after a while a bot is offered, and taking it starts a table.
-    alone = make(players, browser, server)
-    alone.sign_in("Quick Three")
+    alone = make(players, browser, server, nickname="Quick Three")
     alone.page.click("#quick-match")
     alone.page.wait_for_selector("#quick-bot", timeout=15000)
     alone.page.click("#quick-bot")

@@ -212,6 +212,19 @@ class Player:
             return "round-end"
         return "turn"
 
+    def close_round_end(self) -> None:
+        """Close the round's breakdown by its key (Escape), and wait until it is gone."""
+        self.page.keyboard.press("Escape")
+        self.page.wait_for_selector(".overlay-round", state="detached")
+
+    def next_turn(self, timeout: float = 30) -> str:
+        """Wait until it is this page's turn (``"turn"``) or the match is over
+        (``"finished"``), closing every round's breakdown on the way (each wait for an
+        event within ``timeout``)."""
+        while (event := self.wait_event(timeout)) == "round-end":
+            self.close_round_end()
+        return event
+
     def play_first(self, *, keyboard: bool = False,
                    choose: Callable[[list[dict[str, Any]]], int] = lambda options: 0
                    ) -> dict[str, Any]:

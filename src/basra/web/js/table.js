@@ -32,6 +32,17 @@ import { startClock } from "./table/clock.js";
 import { ready, seedRound } from "./table/seeding.js";
 import { verifyRevealed } from "./table/verify.js";
 
+/** Each region of the layout (its key in buildLayout's elements) and its renderer, in the
+ * order the redraw builds them; every renderer is (state, ctx) => the region's new content
+ * (those that need no ctx ignore it). */
+const REGIONS = [
+  ["banner", renderBanner], ["head", renderHead], ["scorebar", renderScorebar],
+  ["opponents", renderOpponents], ["stock", renderStock], ["floor", renderFloor],
+  ["center", renderCenter], ["hand", renderHand], ["meBar", renderMe], ["choice", renderChoice],
+  ["scores", renderScores], ["fairCurrent", renderFairCurrent],
+  ["fairResults", renderFairResults], ["log", renderLog], ["overlay", renderOverlay],
+];
+
 /** How long the last play of a round takes to land before its summary shows. */
 const OVERLAY_WAIT = 1300;
 
@@ -118,21 +129,7 @@ class TablePage {
       ev: this.ev, now: performance.now(), wallNow: Date.now(), online: navigator.onLine !== false,
       focusCard: active && el.hand.contains(active) ? active.dataset.card : null,
     };
-    morph(el.banner, renderBanner(st, ctx));
-    morph(el.head, renderHead(st));
-    morph(el.scorebar, renderScorebar(st));
-    morph(el.opponents, renderOpponents(st, ctx));
-    morph(el.stock, renderStock(st));
-    morph(el.floor, renderFloor(st));
-    morph(el.center, renderCenter(st, ctx));
-    morph(el.hand, renderHand(st, ctx));
-    morph(el.meBar, renderMe(st, ctx));
-    morph(el.choice, renderChoice(st));
-    morph(el.scores, renderScores(st));
-    morph(el.fairCurrent, renderFairCurrent(st, ctx));
-    morph(el.fairResults, renderFairResults(st));
-    morph(el.log, renderLog(st));
-    morph(el.overlay, renderOverlay(st, ctx));
+    for (const [region, render] of REGIONS) morph(el[region], render(st, ctx));
     if (!st.game) return;
     const tb = S.table(st);
     const input = el.seedInput;
