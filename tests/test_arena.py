@@ -13,8 +13,9 @@ from typing import Any
 
 import pytest
 
-from basra import arena, driver
-from basra.arena import ArenaConfig, PlayerSpec, mean_interval, parse_player, t95, wilson
+from basra import arena, arena_games, driver
+from basra.arena_games import ArenaConfig, PlayerSpec, parse_player
+from basra.arena_stats import mean_interval, t95, wilson
 from basra.bots import make_bot as real_make_bot
 from basra.bots.base import Bot
 from basra.engine import Match, Play
@@ -122,7 +123,7 @@ class Spy(Bot):
 
 
 def spy_games(monkeypatch: pytest.MonkeyPatch, cfg: ArenaConfig
-              ) -> tuple[list[arena.GameResult], list[set[int]], list[tuple[int, ...]]]:
+              ) -> tuple[list[arena_games.GameResult], list[set[int]], list[tuple[int, ...]]]:
     """Play ``cfg`` with A = random and B = easy, logging A's seats and the first deck of
     every game."""
     log: list[tuple[str, int]] = []
@@ -140,9 +141,9 @@ def spy_games(monkeypatch: pytest.MonkeyPatch, cfg: ArenaConfig
             decks.append(tuple(deck))
         return real_start_round(match, deck)
 
-    monkeypatch.setattr(arena, "make_bot", make_bot)
+    monkeypatch.setattr(arena_games, "make_bot", make_bot)
     monkeypatch.setattr(driver, "start_round", start_round)  # every game's driver deals
-    games = arena.run_games(cfg)
+    games = arena_games.run_games(cfg)
     a_seats.append({seat for level, seat in log if level == "random"})
     return games, a_seats, decks
 
@@ -175,7 +176,7 @@ def test_in_match_mode_both_seatings_get_the_same_deck_sequence() -> None:
     assert cfg.deck(0, 1) != cfg.deck(0, 2) != cfg.deck(1, 1)
     assert cfg.deck(0, 3) == ArenaConfig(parse_player("medium"), parse_player("hard"),
                                          mode="matches", seed=1).deck(0, 3)
-    games = arena.run_games(cfg)
+    games = arena_games.run_games(cfg)
     assert [(g.deal, g.seating) for g in games] == [(0, 0), (0, 1), (1, 0), (1, 1)]
     assert all(g.a_won is not None and len(g.rounds) >= 1 for g in games)
 
@@ -189,10 +190,10 @@ def test_every_round_is_seeded_fairly_through_the_driver(monkeypatch: pytest.Mon
             super().__init__(*args, **kwargs)
             drivers.append(self)
 
-    monkeypatch.setattr(arena, "MatchDriver", Kept)
+    monkeypatch.setattr(arena_games, "MatchDriver", Kept)
     cfg = ArenaConfig(parse_player("random"), parse_player("easy"), mode="matches", deals=1,
                       seed=4)
-    games = arena.run_games(cfg)
+    games = arena_games.run_games(cfg)
     assert len(drivers) == len(games) == 2
     for game, d in zip(games, drivers, strict=True):
         record = d.record.build()

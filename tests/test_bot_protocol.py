@@ -14,19 +14,12 @@ from typing import Any
 
 import pytest
 
-from basra.bot_protocol import (
-    ERROR_CODES,
-    MAX_LINE,
-    PROTOCOL,
-    BotOptions,
-    ExternalBot,
-    ExternalBotError,
-    play_request,
-    serve,
-)
+from basra.bot_messages import ERROR_CODES, MAX_LINE, PROTOCOL, play_request
+from basra.bot_server import BotOptions, serve
 from basra.bots import make_bot
 from basra.bots.base import Bot
 from basra.engine import Match, Play, new_match, play, start_round
+from basra.external_bot import ExternalBot, ExternalBotError
 from basra.rules import find_variant
 from basra.shuffle import shuffled_deck
 from basra.views import SeatView, view

@@ -17,7 +17,7 @@ from pathlib import Path
 import pytest
 from rich.console import Console
 
-from basra import arena
+from basra import arena_games as arena
 from basra import driver as driver_module
 from basra import driver as ev  # the driver's events: ev.Committed, ev.Dealt, ...
 from basra.bots import make_bot
@@ -26,7 +26,9 @@ from basra.driver import MatchDriver, Player, RoundSource
 from basra.engine import Match, Play, legal_match_plays
 from basra.engine import play as engine_play
 from basra.errors import IllegalPlayError
-from basra.play_command import Session, build_parser, seeded_part, seeded_server_seed
+from basra.play_command import build_parser
+from basra.play_seeds import seeded_part, seeded_server_seed
+from basra.play_session import Session
 from basra.records import MatchRecord, parse_record, to_json
 from basra.replay import replay, replay_json, verify
 from basra.rules import Rules, find_variant

@@ -14,18 +14,13 @@ from rich.console import Console
 
 from basra.captures import takes
 from basra.cards import NAMES, mask_of, parse_card
-from basra.play_command import (
-    PARTS_EXPLAINED,
-    build_parser,
-    card_label,
-    card_text,
-    main,
-    rules_help,
-)
+from basra.play_command import build_parser, main
+from basra.play_help import PARTS_EXPLAINED, rules_help
 from basra.records import parse_record
 from basra.replay import replay, replay_json, verify
 from basra.rules import find_variant
 from basra.shuffle import OWN_TEXT_BYTES, seat_part
+from basra.terminal_screen import card_label, card_text
 
 MAX_PROMPTS = 3000
 HEX = frozenset("0123456789abcdef")
