@@ -250,6 +250,18 @@ def test_the_commitment_is_published_before_the_deal() -> None:
         d.rounds[1].server_seed)
 
 
+def test_a_committed_round_keeps_its_server_seed() -> None:
+    """Committing again while a round is pending gives the pending round; naming another
+    server seed for it is refused (the store and the deal would disagree)."""
+    d = MatchDriver(EGYPTIAN, Seating(2), ["a", "b"])
+    first = d.commit(SEED_F)
+    assert d.commit() is first and d.commit(SEED_F.upper()) is first
+    with pytest.raises(IllegalPlayError) as caught:
+        d.commit("00" * 32)
+    assert caught.value.code == "play/committed"
+    assert d.rounds == [first]
+
+
 def test_client_seed_derives_missing_parts() -> None:
     # FAIRNESS.md's vectors (server seed 00..01 and ff..ff).
     d = MatchDriver(EGYPTIAN, Seating(2), ["a", "b"])

@@ -24,6 +24,7 @@ from server_harness import (
     bot_table,
     new_guest,
     play_match_sending_parts,
+    play_turns,
     serve,
     two_at_a_private_table,
 )
@@ -113,3 +114,49 @@ def test_a_whole_match_at_a_table_is_the_drivers_reference_match(tmp_path: Path)
                                [amira_bot(), make_bot("random", seed=f"{BOT_SEED}:1")], seeds)
     assert to_json(record) == to_json(expected)
     assert played["record"] == to_json(expected)
+
+
+class FaultyBot:
+    """A bot with a bug: every other call it answers an illegal play, or raises."""
+
+    name = "bot:faulty"
+
+    def __init__(self) -> None:
+        self.calls = 0
+
+    def choose(self, view: Any) -> Play:
+        self.calls += 1
+        if self.calls % 2:
+            raise RuntimeError("the bot crashed")
+        wrong = Play(next(c for c in range(52) if c not in view.hand), 0)  # not in hand
+        assert wrong not in view.legal
+        return wrong
+
+
+def test_a_faulty_bot_never_stalls_its_table(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+                                             caplog: pytest.LogCaptureFixture) -> None:
+    """A bot that raises, or answers an illegal play, is a fault of ours: it is logged and
+    the bot's seat plays its first legal play, so the person's match goes on to its end."""
+    bots: list[FaultyBot] = []
+
+    def faulty(level: str, seed: object = None, **_: object) -> FaultyBot:
+        bots.append(FaultyBot())
+        return bots[-1]
+
+    monkeypatch.setattr("basra.server.seats.make_bot", faulty)
+
+    async def scenario(base: str, http: httpx.AsyncClient) -> None:
+        amira = await new_guest(base, http, "Amira")
+        await amira.connect(await bot_table(base, http, amira, "random"))
+        try:
+            await play_turns([amira], lambda s: len(s["view"]["plays"]) >= 6, timeout=60)
+            assert amira.state is not None
+            assert [p["seat"] for p in amira.state["view"]["plays"]].count(1) >= 3
+        finally:
+            await amira.close()
+
+    with caplog.at_level("ERROR", logger="basra.table"):
+        serve(tmp_path, scenario)
+    assert any(b.calls >= 2 for b in bots)
+    text = caplog.text
+    assert "failed to choose" in text and "an illegal play" in text

@@ -9,31 +9,37 @@ from pathlib import Path
 import httpx
 import pytest
 
-from basra.errors import BasraError
+from basra.errors import UnknownVariantError
 from basra.server.app import create_app
 from basra.server.config import Limits
-from basra.server.errors import DEFAULT_STATUS, STATUS, RateLimited, status_of
+from basra.server.errors import DEFAULT_STATUS, STATUS, RateLimited, Refusal, status_of
 from server_harness import database, new_guest, running_server, serve
 
 UNKNOWN = "nobody/knows"
 
 
 def test_every_code_answers_its_status_through_the_one_handler(tmp_path: Path) -> None:
-    """A route that raises ``BasraError(message, code)`` for any code: the answer is
+    """A route that raises ``Refusal(message, code)`` for any code: the answer is
     ``{"error": {"code", "message"}}`` with the table's status, the default for a code the
-    table does not know, ``http/NNN``'s own number, and ``Retry-After`` for a limit."""
+    table does not know, ``http/NNN``'s own number, and ``Retry-After`` for a limit. Any
+    other error, the package's own ``BasraError`` included, is a fault: 500
+    ``server/internal``, without its message."""
     with database("sqlite", tmp_path) as store:
         settings = store.settings()
         app = create_app(settings)
 
         async def raiser(code: str) -> None:
-            raise BasraError(f"raised {code}", code)
+            raise Refusal(f"raised {code}", code)
+
+        async def fault() -> None:  # e.g. a stored table whose variant no longer exists
+            raise UnknownVariantError("unknown variant 'gone' (known: egyptian)")
 
         async def limited() -> None:
             raise RateLimited.too_many("tests", 2.5)
 
         app.add_api_route("/test/raise", raiser, methods=["GET"])
         app.add_api_route("/test/limited", limited, methods=["GET"])
+        app.add_api_route("/test/fault", fault, methods=["GET"])
         with running_server(settings, app) as base:
             for code, status in [*STATUS.items(), (UNKNOWN, DEFAULT_STATUS), ("http/418", 418),
                                  ("play/not_in_hand", 400)]:
@@ -41,6 +47,9 @@ def test_every_code_answers_its_status_through_the_one_handler(tmp_path: Path) -
                 assert (r.status_code, r.json()) == (status, {"error": {
                     "code": code, "message": f"raised {code}"}}), code
                 assert status_of(code) == status
+            r = httpx.get(f"{base}/test/fault")
+            assert (r.status_code, r.json()) == (500, {"error": {
+                "code": "server/internal", "message": "the server could not do that"}})
             r = httpx.get(f"{base}/test/limited")
             assert r.status_code == 429 and r.headers["Retry-After"] == "3"
             assert r.json()["error"] == {

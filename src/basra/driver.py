@@ -168,6 +168,9 @@ class MatchDriver:
     def commit(self, server_seed: str | None = None) -> RoundSeeds:
         """Draw (or take) the next round's server seed and publish its commitment."""
         if self.pending is not None:
+            if server_seed is not None and server_seed.lower() != self.pending.server_seed:
+                raise IllegalPlayError(f"round {self.pending.number} is committed to another "
+                                       "server seed", "play/committed")
             return self.pending
         seed = (server_seed or new_server_seed()).lower()
         seeds = RoundSeeds(self.next_round, seed, commitment(seed))

@@ -16,10 +16,9 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 from uvicorn.middleware.proxy_headers import ProxyHeadersMiddleware
 
 from basra import __version__
-from basra.errors import BasraError
 from basra.server.config import Settings
 from basra.server.deps import Guards, Services, services
-from basra.server.errors import error_response, headers_of
+from basra.server.errors import Refusal, error_response, headers_of
 from basra.server.limits import BodyLimit
 from basra.server.lobby import Lobby
 from basra.server.routes import ROUTERS
@@ -51,9 +50,10 @@ def services_of(app: FastAPI) -> Services:
     return held
 
 
-async def basra_error(request: Request, exc: Exception) -> JSONResponse:
-    """The one handler of the server's errors: the code's status from the one table."""
-    assert isinstance(exc, BasraError)
+async def refused(request: Request, exc: Exception) -> JSONResponse:
+    """The one handler of the server's refusals: the code's status from the one table.
+    Any other error, the package's own included, is a fault (``internal_error``)."""
+    assert isinstance(exc, Refusal)
     return error_response(exc.code, exc.message, headers_of(exc))
 
 
@@ -84,7 +84,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     # Outermost: behind a proxy the operator names, the client is the one it forwards for.
     app.add_middleware(ProxyHeadersMiddleware,
                        trusted_hosts=list(settings.limits.trusted_proxies))
-    app.add_exception_handler(BasraError, basra_error)
+    app.add_exception_handler(Refusal, refused)
     app.add_exception_handler(RequestValidationError, bad_request)
     app.add_exception_handler(StarletteHTTPException, http_error)
     app.add_exception_handler(Exception, internal_error)

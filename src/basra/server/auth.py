@@ -10,7 +10,7 @@ import hashlib
 import secrets
 import unicodedata
 
-from basra.errors import BasraError
+from basra.server.errors import Refusal
 
 NICKNAME_MIN = 2
 NICKNAME_MAX = 20
@@ -19,7 +19,7 @@ _INVISIBLE = set("\u115f\u1160\u3164\uffa0")
 """Letters that draw nothing (Hangul fillers): a nickname needs a visible one."""
 
 
-class NicknameError(BasraError, ValueError):
+class NicknameError(Refusal, ValueError):
     """A nickname that is not allowed; the message says why in one line."""
 
     code = "guest/bad_nickname"

@@ -1,6 +1,8 @@
-"""A table's timers: the turn clock, the seed window, the wait for arrivals, the grace
-period of dropped players and the unattended waiting table. The actor sleeps on its inbox
-until the next one falls due (:meth:`Timers.next_timeout`)."""
+"""A table's timers. The turn clock and the wait for arrivals are kept here; the seed window
+(``Seeding.deadline``), the grace period of dropped players (their seats' ``dropped_at``)
+and the unattended waiting table (``TableFlow._unattended_at``) are kept where they belong
+and passed in. The actor sleeps on its inbox until the first one falls due
+(:meth:`Timers.next_timeout`)."""
 
 from __future__ import annotations
 

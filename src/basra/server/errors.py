@@ -63,13 +63,20 @@ def error_response(code: str, message: str,
     return JSONResponse(error_json(code, message), status_of(code), headers=headers)
 
 
-class ApiError(BasraError):
+class Refusal(BasraError):
+    """A request the server refuses on purpose (bad input, a rule of the site, a limit):
+    answered with its code and message by the app's one handler (HTTP) or as an ``error``
+    message (websocket). Any other error is a fault: logged, and answered
+    ``server/internal``."""
+
+
+class ApiError(Refusal):
     """A request the HTTP API refuses (e.g. ``auth/required``, ``table/not_found``)."""
 
     code = "request/invalid"
 
 
-class RateLimited(BasraError):
+class RateLimited(Refusal):
     """Over a per-address limit: ``rate/limited`` (429) with ``Retry-After``."""
 
     code = "rate/limited"

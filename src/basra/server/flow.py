@@ -16,7 +16,8 @@ from typing import TYPE_CHECKING, Any
 
 from basra.cards import NAMES, names_of, parse_card, parse_card_set
 from basra.driver import MatchDriver
-from basra.engine import Play
+from basra.engine import Match, Play
+from basra.errors import IllegalPlayError
 from basra.records import MatchRecord, to_json
 from basra.rules import find_variant
 from basra.seating import Seating
@@ -190,12 +191,16 @@ class TableFlow:
             raise ProtocolError("no round is in progress", "play/no_round")
         if turn != seat.number:
             raise ProtocolError(f"it is seat {turn}'s turn", "play/not_your_turn")
-        await self._play(seat.number, Play(message.card, message.take), by_bot=False)
+        move = Play(message.card, message.take)
+        try:
+            after = self.driver.check(seat.number, move)
+        except IllegalPlayError as exc:  # the player's play refused, in the engine's words
+            raise ProtocolError(exc.message, exc.code) from None
+        await self._play(seat.number, move, after, by_bot=False)
 
-    async def _play(self, seat: int, move: Play, by_bot: bool) -> None:
-        """Check the play (the engine's error, if any, goes to the player as it is), commit
-        it to the store, then apply what the check made of it and broadcast."""
-        after = self.driver.check(seat, move)
+    async def _play(self, seat: int, move: Play, after: Match, by_bot: bool) -> None:
+        """Commit a checked play (``after``: the match the check made of it) to the store,
+        then apply it and broadcast."""
         match = self.driver.match
         assert match.round is not None
         row = PlayRow(match.rounds_started, match.round.played + 1, seat, NAMES[move.card],
@@ -214,7 +219,6 @@ class TableFlow:
             return
         self._begin_turn()
         self._broadcast()
-
 
     # ------------------------------------------------------------------ the end
 

@@ -17,13 +17,14 @@ from basra.rules import find_variant
 from basra.server.auth import new_id, new_invite_code
 from basra.server.commands import FillBot, Join
 from basra.server.config import Settings
+from basra.server.errors import Refusal
 from basra.server.table import Table
 from basra.store.base import PlayerRow, SeatRow, Store, TableKind, TableRow
 
 log = logging.getLogger("basra.lobby")
 
 
-class LobbyError(BasraError):
+class LobbyError(Refusal):
     """A lobby request that cannot be met: ``code`` is stable, the message one line (its
     HTTP status is :func:`basra.server.errors.status_of` the code)."""
 

@@ -58,7 +58,6 @@ class State(Message):
     view: dict[str, Any]
 
 
-
 @dataclass(frozen=True, slots=True)
 class Error(Message):
     """A client message refused; nothing changed."""
@@ -68,12 +67,10 @@ class Error(Message):
     message: str
 
 
-
 @dataclass(frozen=True, slots=True)
 class Pong(Message):
     type: ClassVar[str] = "pong"
     version: int
-
 
 
 @dataclass(frozen=True, slots=True)
@@ -87,7 +84,6 @@ class Requeued(Message):
     message: str = REQUEUED_MESSAGE
 
 
-
 @dataclass(frozen=True, slots=True)
 class Closed(Message):
     """The connection is closed next: the table left memory, or the seat was replaced."""
@@ -95,7 +91,6 @@ class Closed(Message):
     type: ClassVar[str] = "closed"
     reason: str
     message: str = CLOSED_MESSAGE
-
 
 
 ServerMessage = Welcome | State | Error | Pong | Requeued | Closed

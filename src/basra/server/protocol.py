@@ -15,13 +15,14 @@ from typing import Any
 
 from basra.cards import parse_card, parse_card_set
 from basra.errors import BasraError
+from basra.server.errors import Refusal
 from basra.server.messages import PROTOCOL, Error
 from basra.shuffle import part_problem
 
 MAX_MESSAGE_BYTES = 4096
 
 
-class ProtocolError(BasraError):
+class ProtocolError(Refusal):
     """A client message the server refuses: ``code`` is stable, the message one line."""
 
     code = "protocol/bad_message"

@@ -9,13 +9,13 @@ from dataclasses import dataclass, field
 
 from basra.bots import make_bot
 from basra.bots.base import Bot
-from basra.errors import BasraError
 from basra.server.commands import Connection, FillBot, Join
 from basra.server.config import Settings
+from basra.server.errors import Refusal
 from basra.store.base import SeatRow, TableRow, TableStatus
 
 
-class SeatError(BasraError):
+class SeatError(Refusal):
     """Joining or filling a seat that cannot be had (the message says why): ``table/full``,
     ``table/started``, ``table/not_owner``, ``table/seat_taken``."""
 

@@ -83,8 +83,8 @@ class Seeding:
             raise ProtocolError(f"round {pending.number} is waiting for client seeds, not "
                                 f"round {message.round}", "seed/wrong_round")
         for earlier in rounds[:-1]:
-            parts = (earlier.client_seed or "").split("|")
-            if seat.number < len(parts) and parts[seat.number] == message.client_seed:
+            used = (earlier.client_seed or "").split("|")
+            if seat.number < len(used) and used[seat.number] == message.client_seed:
                 raise ProtocolError(f"that part was used in round {earlier.number}: send a "
                                     "fresh one for each round", "seed/reused")
 

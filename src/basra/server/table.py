@@ -19,7 +19,8 @@ import time
 from collections.abc import Awaitable, Callable
 from typing import Any
 
-from basra.errors import BasraError
+from basra.engine import legal_match_plays
+from basra.errors import IllegalPlayError
 from basra.server import seats as seating
 from basra.server.clock import grace_ends, take_over
 from basra.server.commands import (
@@ -180,15 +181,23 @@ class Table(TableFlow):
     async def _incoming(self, command: Incoming) -> None:
         try:
             await self._message(command.conn, command.message)
-        except BasraError as exc:  # a protocol error, or the engine's own (a play refused)
+        except ProtocolError as exc:  # refused: nothing changed (any other error is a fault)
             self.audience.send(command.conn, error_message(exc))
 
     async def _bot_move(self, command: BotMove) -> None:
         # Only the current thinking counts: a player who came back cancels it.
         if (self.thinking.busy and command.version == self.version
                 and self.to_play() == command.seat):
+            move = command.play
             try:
-                await self._play(command.seat, command.play, by_bot=True)
+                after = self.driver.check(command.seat, move)
+            except IllegalPlayError:  # a bot's fault: the table must not stall on it
+                log.exception("table %s: the bot at seat %d chose %s, an illegal play; it "
+                              "plays its first legal play", self.row.id, command.seat, move)
+                move = legal_match_plays(self.driver.match)[0]
+                after = self.driver.check(command.seat, move)
+            try:
+                await self._play(command.seat, move, after, by_bot=True)
             except StoreError:
                 log.exception("table %s: a bot's play was not stored", self.row.id)
                 self.thinking.done()

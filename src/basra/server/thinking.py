@@ -6,11 +6,14 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import logging
 import time
 
 from basra.bots.base import Bot
 from basra.server.commands import BotMove, Command
 from basra.views import SeatView
+
+log = logging.getLogger("basra.table")
 
 
 class Thinking:
@@ -29,7 +32,14 @@ class Thinking:
         seconds after the start at the soonest."""
         async def think() -> None:
             started = time.monotonic()
-            choice = await asyncio.to_thread(bot.choose, view)
+            try:
+                choice = await asyncio.to_thread(bot.choose, view)
+            except Exception:  # a bot's fault: the table must not stall on it
+                if not view.legal:
+                    raise
+                log.exception("a bot failed to choose for seat %d: it plays its first legal "
+                              "play", seat)
+                choice = view.legal[0]
             rest = delay - (time.monotonic() - started)
             if rest > 0:
                 await asyncio.sleep(rest)

@@ -273,6 +273,13 @@ export async function verifyRound(round, seen) {
     add("seed_format", false, { error: String(err && err.message) });
     return done();
   }
+  // The deal is re-done with the rule book the server serves: a variant it does not name
+  // cannot be checked (never re-dealt under another variant's rules).
+  const rules = variantOf(seen.variant);
+  if (!rules || rules.name !== seen.variant) {
+    add("rules_known", false, { variant: seen.variant });
+    return done();
+  }
   const dealt = dealRound(deck, { variant: seen.variant, seats: seen.seats, dealer: seen.dealer });
   if (seen.opening_floor && seen.opening_floor.length) {
     add("opening_floor", sameSet(dealt.floor, seen.opening_floor), { expected: dealt.floor });
