@@ -236,7 +236,7 @@ def test_the_commitment_is_published_before_the_deal() -> None:
     seeds = d.commit(SEED_1)
     assert told == [("Committed", 0, False)]  # nothing dealt yet
     assert seeds.commitment == commitment(SEED_1) and d.pending == seeds
-    assert d.commit(SEED_F) == seeds  # a committed round keeps its seed
+    assert d.commit() == seeds  # a committed round keeps its seed (another is refused)
     assert len(told) == 1
     dealt = d.deal(["me"])
     assert told[1:] == [("Dealt", 1, True)]
