@@ -120,6 +120,7 @@ class FaultyBot:
     """A bot with a bug: every other call it answers an illegal play, or raises."""
 
     name = "bot:faulty"
+    level = "faulty"
 
     def __init__(self) -> None:
         self.calls = 0

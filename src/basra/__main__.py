@@ -2,4 +2,5 @@
 
 from basra.cli import main
 
-raise SystemExit(main())
+if __name__ == "__main__":  # not when a worker process (spawned) imports the main module
+    raise SystemExit(main())

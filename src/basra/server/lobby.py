@@ -15,6 +15,7 @@ from basra.bots import LEVELS
 from basra.errors import BasraError
 from basra.rules import find_variant
 from basra.server.auth import new_id, new_invite_code
+from basra.server.bot_pool import BotPool
 from basra.server.commands import FillBot, Join
 from basra.server.config import Settings
 from basra.server.errors import Refusal
@@ -62,6 +63,8 @@ class Lobby:
     def __init__(self, store: Store, settings: Settings) -> None:
         self.store = store
         self.settings = settings
+        self.bots = BotPool(settings.bot_workers)
+        """Where the live tables' searching bots think (worker processes)."""
         self.tables: dict[str, Table] = {}
         self.queues: dict[str, list[Ticket]] = {}
         self.tickets: dict[str, Ticket] = {}
@@ -101,6 +104,7 @@ class Lobby:
                 await self.sweeper
         for table in list(self.tables.values()):
             await table.stop()
+        await asyncio.to_thread(self.bots.close)
 
     async def _sweep_forever(self) -> None:
         while True:
@@ -139,6 +143,7 @@ class Lobby:
 
     def _add(self, table: Table) -> None:
         table.on_absent = self._absent
+        table.thinking.pool = self.bots
         self.tables[table.row.id] = table
         table.start()
 

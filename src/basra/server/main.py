@@ -13,7 +13,7 @@ from pathlib import Path
 import uvicorn
 from fastapi import FastAPI
 
-from basra.cliargs import OneLineParser, seconds
+from basra.cliargs import OneLineParser, seconds, whole_number
 from basra.server.app import create_app
 from basra.server.config import Limits, Settings
 from basra.server.listen import listening_socket
@@ -51,6 +51,9 @@ def build_parser() -> argparse.ArgumentParser:
                         help="a reverse proxy (address or CIDR network) whose "
                              "X-Forwarded-For names the client; repeat for several "
                              "(default: none, the header is ignored)")
+    parser.add_argument("--bot-workers", type=whole_number(1), default=None, metavar="N",
+                        help="worker processes where searching bots (hard) think "
+                             "(default: one per core)")
     parser.add_argument("--no-limits", action="store_true",
                         help="no per-address limits (load tests on loopback only)")
     parser.add_argument("--log-level", default="info",
@@ -65,7 +68,8 @@ def settings_from(args: argparse.Namespace) -> Settings:
                     grace_seconds=args.grace, seed_window_seconds=args.seed_window,
                     bot_delay_seconds=args.bot_delay,
                     quick_match_bot_offer_seconds=args.bot_offer,
-                    rematch_window_seconds=args.rematch_window, limits=limits)
+                    rematch_window_seconds=args.rematch_window, limits=limits,
+                    bot_workers=args.bot_workers)
 
 
 def main(argv: Sequence[str] | None = None) -> int:

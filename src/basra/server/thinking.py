@@ -10,6 +10,7 @@ import logging
 import time
 
 from basra.bots.base import Bot
+from basra.server.bot_pool import BotPool, budget_of
 from basra.server.commands import BotMove, Command
 from basra.views import SeatView
 
@@ -22,6 +23,8 @@ class Thinking:
     def __init__(self, inbox: asyncio.Queue[Command]) -> None:
         self.inbox = inbox
         self.task: asyncio.Task[None] | None = None
+        self.pool: BotPool | None = None
+        """The server's bot workers (the lobby sets it); None: searches in a thread."""
 
     @property
     def busy(self) -> bool:
@@ -30,10 +33,15 @@ class Thinking:
     def start(self, bot: Bot, seat: int, view: SeatView, version: int, delay: float) -> None:
         """Think for ``seat`` (replacing any thinking under way); the move comes ``delay``
         seconds after the start at the soonest."""
+        deadline = time.time() + budget_of(bot)  # the search's time counts from now
+
         async def think() -> None:
             started = time.monotonic()
             try:
-                choice = await asyncio.to_thread(bot.choose, view)
+                if self.pool is not None:
+                    choice = await self.pool.choose(bot, view, deadline)
+                else:
+                    choice = await asyncio.to_thread(bot.choose, view)
             except Exception:  # a bot's fault: the table must not stall on it
                 if not view.legal:
                     raise

@@ -1,0 +1,118 @@
+"""Bots that search think in worker processes, never in the event loop's process.
+
+A level whose decision is bounded well under a millisecond (``random``, ``easy``,
+``medium``) answers inline. A searching level (``hard``) is sent to a pool of worker
+processes (``basra serve --bot-workers N``, default the machine's cores). Its budget is a
+deadline that counts from when its turn began: under more bot work than the workers can do,
+a decision that waited in the queue searches for what is left of its time (at the least one
+rollout per legal play), so the queue drains instead of growing without bound. A worker that
+dies mid-search is replaced and the decision asked again.
+
+The search is deterministic given the bot's seed and the decision (round and play number),
+as it would be in process, whatever worker runs it.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import os
+import threading
+import time
+from concurrent.futures import ProcessPoolExecutor
+from concurrent.futures.process import BrokenProcessPool
+from multiprocessing import get_context
+
+from basra.bots import make_bot
+from basra.bots.base import Bot
+from basra.bots.hard import HardBot
+from basra.engine import Play
+from basra.views import SeatView
+
+log = logging.getLogger("basra.bots")
+
+SEARCHING = frozenset({"hard"})
+"""The levels whose decisions go to the workers."""
+
+LEAST_BUDGET = 0.001
+"""Seconds a late decision still searches: one rollout per legal play, then it answers."""
+
+
+def budget_of(bot: Bot) -> float:
+    """Seconds a bot may think from the start of its turn (its time cap)."""
+    cap = getattr(bot, "time_cap", None)
+    return float(cap) if cap else 0.9
+
+
+def search(level: str, seed: str, iterations: int, budget: float, view: SeatView) -> Play:
+    """One decision, in a worker process: a fresh bot of ``level`` seeded for this decision
+    searches for ``budget`` seconds at most."""
+    bot = make_bot(level, seed=seed, iterations=iterations, time_cap=max(budget, LEAST_BUDGET))
+    return bot.choose(view)
+
+
+def _warm() -> int:
+    """Run once in each new worker so it has imported the engine before a turn waits."""
+    return os.getpid()
+
+
+def _watch_parent(parent: int) -> None:
+    """A worker's initializer: the worker ends when its server process is gone, even one
+    killed outright (nothing else would tell it: it holds its own queue's pipe open)."""
+    def watch() -> None:
+        while os.getppid() == parent:
+            time.sleep(1.0)
+        os._exit(0)
+
+    threading.Thread(target=watch, name="parent watch", daemon=True).start()
+
+
+class BotPool:
+    """The worker processes of one server process (created on first use)."""
+
+    def __init__(self, workers: int | None = None) -> None:
+        self.workers = max(1, workers if workers is not None else (os.cpu_count() or 1))
+        self._executor: ProcessPoolExecutor | None = None
+        self.replaced = 0
+        """Times the pool was rebuilt after a worker died."""
+
+    def executor(self) -> ProcessPoolExecutor:
+        if self._executor is None:
+            self._executor = ProcessPoolExecutor(self.workers, mp_context=get_context("spawn"),
+                                                 initializer=_watch_parent,
+                                                 initargs=(os.getpid(),))
+            for _ in range(self.workers):
+                self._executor.submit(_warm)
+        return self._executor
+
+    def _replace(self) -> None:
+        broken, self._executor = self._executor, None
+        self.replaced += 1
+        if broken is not None:
+            broken.shutdown(wait=False, cancel_futures=True)
+
+    async def choose(self, bot: Bot, view: SeatView, deadline: float) -> Play:
+        """``bot``'s play on ``view``; ``deadline`` (``time.time()``) ends its search."""
+        if bot.level not in SEARCHING or not isinstance(bot, HardBot):
+            return bot.choose(view)
+        if len(view.legal) == 1:
+            return view.legal[0]
+        seed = f"{bot.seed}|{view.round_number}|{len(view.plays)}"
+        loop = asyncio.get_running_loop()
+        try:
+            return await loop.run_in_executor(self.executor(), search, bot.level, seed,
+                                              bot.iterations, deadline - time.time(), view)
+        except BrokenProcessPool:  # a worker died (killed, out of memory): once more
+            log.warning("a bot worker died mid-search: the pool is replaced")
+            self._replace()
+            return await loop.run_in_executor(self.executor(), search, bot.level, seed,
+                                              bot.iterations, deadline - time.time(), view)
+
+    def close(self) -> None:
+        """Stop the workers (a search under way ends within its time cap)."""
+        if self._executor is not None:
+            self._executor.shutdown(wait=True, cancel_futures=True)
+            self._executor = None
+
+
+__all__ = ["SEARCHING", "BotPool", "budget_of", "search"]

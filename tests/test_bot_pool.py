@@ -1,0 +1,97 @@
+"""Searching bots think in worker processes (basra.server.bot_pool): the same decision as in
+process for the same seed and budget, a search whose time is gone still answers at once, and
+a worker killed mid-search is replaced."""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import time
+
+from basra.bots import make_bot
+from basra.bots.hard import HardBot
+from basra.engine import new_match, start_round
+from basra.rules import find_variant
+from basra.server.bot_pool import BotPool, search
+from basra.shuffle import shuffled_deck
+from basra.views import SeatView, view
+
+
+def opening_view() -> SeatView:
+    match = start_round(new_match(find_variant("egyptian"), 2),
+                        shuffled_deck("00" * 32, "pool", 1))
+    assert match.round is not None
+    return view(match, match.round.turn)
+
+
+def test_a_search_runs_in_a_worker_and_decides_as_in_process() -> None:
+    """With a budget it cannot use up, the worker's decision is the one the same search
+    makes here: seeded by the bot's seed, the round and the play number."""
+    seen = opening_view()
+    bot = make_bot("hard", seed="table:1", iterations=60, time_cap=30)
+    assert isinstance(bot, HardBot)
+    pool = BotPool(1)
+    try:
+        async def decide() -> tuple[object, int]:
+            choice = await pool.choose(bot, seen, time.time() + 30)
+            pid = await asyncio.get_running_loop().run_in_executor(pool.executor(), os.getpid)
+            return choice, pid
+
+        choice, worker = asyncio.run(decide())
+    finally:
+        pool.close()
+    assert worker != os.getpid()
+    assert choice == search("hard", f"table:1|{seen.round_number}|0", 60, 30, seen)
+    assert choice in seen.legal
+
+
+def test_a_decision_whose_time_is_gone_still_answers_at_once() -> None:
+    """Queued past its turn's time, a search shrinks to one rollout per legal play instead
+    of running its whole iteration budget (millions here)."""
+    seen = opening_view()
+    bot = make_bot("hard", seed=3, iterations=10**8, time_cap=0.9)
+    pool = BotPool(1)
+    try:
+        async def decide() -> object:
+            await asyncio.get_running_loop().run_in_executor(pool.executor(), os.getpid)
+            started = time.monotonic()
+            choice = await pool.choose(bot, seen, time.time() - 5)
+            assert time.monotonic() - started < 10
+            return choice
+
+        assert asyncio.run(decide()) in seen.legal
+    finally:
+        pool.close()
+
+
+def test_a_worker_killed_mid_search_is_replaced() -> None:
+    seen = opening_view()
+    bot = make_bot("hard", seed=4, iterations=10**8, time_cap=3)
+    pool = BotPool(1)
+    try:
+        async def decide() -> object:
+            await asyncio.get_running_loop().run_in_executor(pool.executor(), os.getpid)
+            thinking = asyncio.create_task(pool.choose(bot, seen, time.time() + 3))
+            await asyncio.sleep(0.5)
+            executor = pool.executor()
+            for process in list(executor._processes.values()):  # kill it mid-search
+                process.kill()
+            return await asyncio.wait_for(thinking, 30)
+
+        assert asyncio.run(decide()) in seen.legal
+        assert pool.replaced == 1
+    finally:
+        pool.close()
+
+
+def test_levels_that_answer_at_once_stay_in_process() -> None:
+    seen = opening_view()
+    pool = BotPool(1)
+    try:
+        for level in ("random", "easy", "medium"):
+            bot = make_bot(level, seed=1)
+            twin = make_bot(level, seed=1)
+            assert asyncio.run(pool.choose(bot, seen, time.time())) == twin.choose(seen)
+        assert pool._executor is None  # no worker was ever started
+    finally:
+        pool.close()
