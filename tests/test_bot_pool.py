@@ -7,6 +7,8 @@ from __future__ import annotations
 import asyncio
 import os
 import time
+from collections.abc import Awaitable, Callable
+from typing import TypeVar
 
 from basra.bots import make_bot
 from basra.bots.hard import HardBot
@@ -24,22 +26,36 @@ def opening_view() -> SeatView:
     return view(match, match.round.turn)
 
 
+T = TypeVar("T")
+
+
+def with_pool(scenario: Callable[[BotPool], Awaitable[T]]) -> T:
+    """Run ``scenario`` on a pool of one worker, started and warm; the pool closed after."""
+    pool = BotPool(1)
+
+    async def warm_then_run() -> T:
+        await asyncio.get_running_loop().run_in_executor(pool.executor(), os.getpid)
+        return await scenario(pool)
+
+    try:
+        return asyncio.run(warm_then_run())
+    finally:
+        pool.close()
+
+
 def test_a_search_runs_in_a_worker_and_decides_as_in_process() -> None:
     """With a budget it cannot use up, the worker's decision is the one the same search
     makes here: seeded by the bot's seed, the round and the play number."""
     seen = opening_view()
     bot = make_bot("hard", seed="table:1", iterations=60, time_cap=30)
     assert isinstance(bot, HardBot)
-    pool = BotPool(1)
-    try:
-        async def decide() -> tuple[object, int]:
-            choice = await pool.choose(bot, seen, time.time() + 30)
-            pid = await asyncio.get_running_loop().run_in_executor(pool.executor(), os.getpid)
-            return choice, pid
 
-        choice, worker = asyncio.run(decide())
-    finally:
-        pool.close()
+    async def decide(pool: BotPool) -> tuple[object, int]:
+        choice = await pool.choose(bot, seen, time.time() + 30)
+        pid = await asyncio.get_running_loop().run_in_executor(pool.executor(), os.getpid)
+        return choice, pid
+
+    choice, worker = with_pool(decide)
     assert worker != os.getpid()
     assert choice == search("hard", f"table:1|{seen.round_number}|0", 60, 30, seen)
     assert choice in seen.legal
@@ -50,38 +66,29 @@ def test_a_decision_whose_time_is_gone_still_answers_at_once() -> None:
     of running its whole iteration budget (millions here)."""
     seen = opening_view()
     bot = make_bot("hard", seed=3, iterations=10**8, time_cap=0.9)
-    pool = BotPool(1)
-    try:
-        async def decide() -> object:
-            await asyncio.get_running_loop().run_in_executor(pool.executor(), os.getpid)
-            started = time.monotonic()
-            choice = await pool.choose(bot, seen, time.time() - 5)
-            assert time.monotonic() - started < 10
-            return choice
 
-        assert asyncio.run(decide()) in seen.legal
-    finally:
-        pool.close()
+    async def decide(pool: BotPool) -> tuple[object, float]:
+        started = time.monotonic()
+        choice = await pool.choose(bot, seen, time.time() - 5)
+        return choice, time.monotonic() - started
+
+    choice, took = with_pool(decide)
+    assert choice in seen.legal and took < 10
 
 
 def test_a_worker_killed_mid_search_is_replaced() -> None:
     seen = opening_view()
     bot = make_bot("hard", seed=4, iterations=10**8, time_cap=3)
-    pool = BotPool(1)
-    try:
-        async def decide() -> object:
-            await asyncio.get_running_loop().run_in_executor(pool.executor(), os.getpid)
-            thinking = asyncio.create_task(pool.choose(bot, seen, time.time() + 3))
-            await asyncio.sleep(0.5)
-            executor = pool.executor()
-            for process in list(executor._processes.values()):  # kill it mid-search
-                process.kill()
-            return await asyncio.wait_for(thinking, 30)
 
-        assert asyncio.run(decide()) in seen.legal
-        assert pool.replaced == 1
-    finally:
-        pool.close()
+    async def decide(pool: BotPool) -> tuple[object, int]:
+        thinking = asyncio.create_task(pool.choose(bot, seen, time.time() + 3))
+        await asyncio.sleep(0.5)
+        for process in list(pool.executor()._processes.values()):  # kill it mid-search
+            process.kill()
+        return await asyncio.wait_for(thinking, 30), pool.replaced
+
+    choice, replaced = with_pool(decide)
+    assert choice in seen.legal and replaced == 1
 
 
 def test_levels_that_answer_at_once_stay_in_process() -> None:
