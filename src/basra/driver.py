@@ -206,8 +206,9 @@ class MatchDriver:
                   keep_deck: bool = True) -> None:
         """Deal the next round from a given deck (top first), without seeds of the
         driver's own: the arena's fixed deals, a record's rounds."""
-        self.match = start_round(self.match, tuple(deck))
-        self.record.start_round(deck=tuple(deck) if keep_deck or fairness is None else None,
+        cards = tuple(deck)
+        self.match = start_round(self.match, cards)
+        self.record.start_round(deck=cards if keep_deck or fairness is None else None,
                                 fairness=fairness)
         self._tell(Dealt(self.match.rounds_started, None))
 

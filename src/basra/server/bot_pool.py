@@ -25,23 +25,21 @@ from multiprocessing import get_context
 
 from basra.bots import make_bot
 from basra.bots.base import Bot
-from basra.bots.hard import HardBot
+from basra.bots.hard import DEFAULT_TIME_CAP, HardBot
 from basra.engine import Play
 from basra.views import SeatView
 
 log = logging.getLogger("basra.bots")
-
-SEARCHING = frozenset({"hard"})
-"""The levels whose decisions go to the workers."""
 
 LEAST_BUDGET = 0.001
 """Seconds a late decision still searches: one rollout per legal play, then it answers."""
 
 
 def budget_of(bot: Bot) -> float:
-    """Seconds a bot may think from the start of its turn (its time cap)."""
-    cap = getattr(bot, "time_cap", None)
-    return float(cap) if cap else 0.9
+    """Seconds a bot may think from the start of its turn (a search's time cap)."""
+    if isinstance(bot, HardBot) and bot.time_cap:
+        return bot.time_cap
+    return DEFAULT_TIME_CAP
 
 
 def search(level: str, seed: str, iterations: int, budget: float, view: SeatView) -> Play:
@@ -93,20 +91,23 @@ class BotPool:
 
     async def choose(self, bot: Bot, view: SeatView, deadline: float) -> Play:
         """``bot``'s play on ``view``; ``deadline`` (``time.time()``) ends its search."""
-        if bot.level not in SEARCHING or not isinstance(bot, HardBot):
+        if not isinstance(bot, HardBot):  # the levels that answer at once
             return bot.choose(view)
         if len(view.legal) == 1:
             return view.legal[0]
         seed = f"{bot.seed}|{view.round_number}|{len(view.plays)}"
         loop = asyncio.get_running_loop()
-        try:
+
+        async def ask() -> Play:
             return await loop.run_in_executor(self.executor(), search, bot.level, seed,
                                               bot.iterations, deadline - time.time(), view)
+
+        try:
+            return await ask()
         except BrokenProcessPool:  # a worker died (killed, out of memory): once more
             log.warning("a bot worker died mid-search: the pool is replaced")
             self._replace()
-            return await loop.run_in_executor(self.executor(), search, bot.level, seed,
-                                              bot.iterations, deadline - time.time(), view)
+            return await ask()
 
     def close(self) -> None:
         """Stop the workers (a search under way ends within its time cap)."""
@@ -115,4 +116,4 @@ class BotPool:
             self._executor = None
 
 
-__all__ = ["SEARCHING", "BotPool", "budget_of", "search"]
+__all__ = ["BotPool", "budget_of", "search"]
