@@ -10,6 +10,10 @@ dies mid-search is replaced and the decision asked again.
 
 The search is deterministic given the bot's seed and the decision (round and play number),
 as it would be in process, whatever worker runs it.
+
+In cluster mode (``Settings.redis_url`` set) the searches go instead to bot workers anywhere
+through Redis (:class:`basra.server.redis_bots.RedisBots`, ``basra bot-worker``);
+:func:`bot_service` makes the one or the other for the lobby.
 """
 
 from __future__ import annotations
@@ -22,12 +26,17 @@ import time
 from concurrent.futures import ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from multiprocessing import get_context
+from typing import TYPE_CHECKING
 
 from basra.bots import make_bot
 from basra.bots.base import Bot
 from basra.bots.hard import DEFAULT_TIME_CAP, HardBot
 from basra.engine import Play
 from basra.views import SeatView
+
+if TYPE_CHECKING:
+    from basra.server.config import Settings
+    from basra.server.redis_bots import RedisBots
 
 log = logging.getLogger("basra.bots")
 
@@ -42,6 +51,12 @@ def budget_of(bot: Bot) -> float:
     return DEFAULT_TIME_CAP
 
 
+def decision_seed(bot: Bot, view: SeatView) -> str:
+    """The seed of one decision's search: the bot's seed, the round and the play number
+    (the same search wherever it runs)."""
+    return f"{bot.seed}|{view.round_number}|{len(view.plays)}"
+
+
 def search(level: str, seed: str, iterations: int, budget: float, view: SeatView) -> Play:
     """One decision, in a worker process: a fresh bot of ``level`` seeded for this decision
     searches for ``budget`` seconds at most."""
@@ -54,9 +69,10 @@ def _warm() -> int:
     return os.getpid()
 
 
-def _watch_parent(parent: int) -> None:
-    """A worker's initializer: the worker ends when its server process is gone, even one
-    killed outright (nothing else would tell it: it holds its own queue's pipe open)."""
+def watch_parent(parent: int) -> None:
+    """A worker's initializer (a pool's, or a bot worker process's): the worker ends when
+    its parent process is gone, even one killed outright (nothing else would tell it: it
+    holds its own queue's pipe open)."""
     def watch() -> None:
         while os.getppid() == parent:
             time.sleep(1.0)
@@ -66,7 +82,11 @@ def _watch_parent(parent: int) -> None:
 
 
 class BotPool:
-    """The worker processes of one server process (created on first use)."""
+    """The worker processes of one server process (created on first use).
+
+    :meth:`choose` answers the levels that answer at once itself and hands a search to
+    :meth:`_search`, which a subclass may send elsewhere (:class:`~.redis_bots.RedisBots`).
+    """
 
     def __init__(self, workers: int | None = None) -> None:
         self.workers = max(1, workers if workers is not None else (os.cpu_count() or 1))
@@ -77,7 +97,7 @@ class BotPool:
     def executor(self) -> ProcessPoolExecutor:
         if self._executor is None:
             self._executor = ProcessPoolExecutor(self.workers, mp_context=get_context("spawn"),
-                                                 initializer=_watch_parent,
+                                                 initializer=watch_parent,
                                                  initargs=(os.getpid(),))
             for _ in range(self.workers):
                 self._executor.submit(_warm)
@@ -95,7 +115,10 @@ class BotPool:
             return bot.choose(view)
         if len(view.legal) == 1:
             return view.legal[0]
-        seed = f"{bot.seed}|{view.round_number}|{len(view.plays)}"
+        return await self._search(bot, view, decision_seed(bot, view), deadline)
+
+    async def _search(self, bot: HardBot, view: SeatView, seed: str, deadline: float) -> Play:
+        """The search of one decision (two or more legal plays), in a worker process."""
         loop = asyncio.get_running_loop()
 
         async def ask() -> Play:
@@ -116,4 +139,16 @@ class BotPool:
             self._executor = None
 
 
-__all__ = ["BotPool", "budget_of", "search"]
+def bot_service(settings: Settings) -> BotPool | RedisBots:
+    """Where the lobby's searching bots think: with ``settings.redis_url``, bot workers
+    through Redis (each server node running ``settings.bot_workers`` of them itself, see
+    :mod:`basra.server.redis_bots`); else this process's own pool of worker processes."""
+    if settings.redis_url is None:
+        return BotPool(settings.bot_workers)
+    from basra.server.redis_bots import RedisBots  # noqa: PLC0415 (it imports this module)
+
+    local = settings.bot_workers if settings.bot_workers is not None else os.cpu_count() or 1
+    return RedisBots(settings.redis_url, prefix=settings.redis_prefix, local_workers=local)
+
+
+__all__ = ["BotPool", "bot_service", "budget_of", "decision_seed", "search", "watch_parent"]
