@@ -10,6 +10,7 @@ import logging
 import time
 
 from basra.bots.base import Bot
+from basra.server import metrics
 from basra.server.bot_pool import BotPool, budget_of
 from basra.server.commands import BotMove, Command
 from basra.views import SeatView
@@ -32,11 +33,13 @@ class Thinking:
 
     def start(self, bot: Bot, seat: int, view: SeatView, version: int, delay: float) -> None:
         """Think for ``seat`` (replacing any thinking under way); the move comes ``delay``
-        seconds after the start at the soonest."""
+        seconds after the start at the soonest. The time to its choice and the decisions
+        under way are counted (``/metrics``)."""
+        turn_start = time.monotonic()
         deadline = time.time() + budget_of(bot)  # the search's time counts from now
 
         async def think() -> None:
-            started = time.monotonic()
+            metrics.BOT_QUEUE.inc()
             try:
                 if self.pool is not None:
                     choice = await self.pool.choose(bot, view, deadline)
@@ -48,7 +51,11 @@ class Thinking:
                 log.exception("a bot failed to choose for seat %d: it plays its first legal "
                               "play", seat)
                 choice = view.legal[0]
-            rest = delay - (time.monotonic() - started)
+            finally:
+                metrics.BOT_QUEUE.dec()
+            thought = time.monotonic() - turn_start
+            metrics.bot_chose(bot.level, thought)
+            rest = delay - thought
             if rest > 0:
                 await asyncio.sleep(rest)
             await self.inbox.put(BotMove(seat, version, choice))

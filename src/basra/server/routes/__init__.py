@@ -9,6 +9,7 @@ from basra.server.routes import (
     guests,
     health,
     history,
+    metrics,
     play_socket,
     quick_match,
     tables,
@@ -17,4 +18,4 @@ from basra.server.routes import (
 
 ROUTERS: tuple[APIRouter, ...] = (health.router, variants.router, guests.router,
                                   tables.router, quick_match.router, history.router,
-                                  play_socket.router)
+                                  play_socket.router, metrics.router)
