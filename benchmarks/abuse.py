@@ -3,7 +3,7 @@
 Starts a real ``basra serve`` (SQLite in a temporary directory, the default limits) on a
 free loopback port. A guest plays whole matches against the random bot at a quick human's
 pace (a play every ``--pace`` seconds), and each play's time from sending it to the state
-that shows it is one sample. Three runs, each ``--seconds`` long:
+that shows it (the ``played`` message) is one sample. Three runs, each ``--seconds`` long:
 
 - ``quiet``: nobody else;
 - ``flood``: a spectator of the same table sends ``--flood`` messages as fast as it can,
@@ -28,7 +28,7 @@ import time
 from typing import Any
 
 import httpx
-from serving import RawSocket, basra_serve, bench_main
+from serving import Held, RawSocket, basra_serve, bench_main
 from websockets.asyncio.client import ClientConnection, connect
 from websockets.exceptions import ConnectionClosed
 
@@ -41,12 +41,15 @@ async def new_table(base: str, http: httpx.AsyncClient, name: str) -> tuple[str,
     return token, r.json()["table"]["id"]
 
 
-async def next_state(ws: ClientConnection, deadline: float) -> dict[str, Any]:
+async def next_state(ws: ClientConnection, held: Held, deadline: float) -> dict[str, Any]:
+    """The whole state held after the next message that changes it (a ``state`` or a
+    ``played`` message)."""
     while True:
         message: dict[str, Any] = json.loads(
             await asyncio.wait_for(ws.recv(), max(0.1, deadline - time.monotonic()) + 30))
-        if message["type"] == "state":
-            return message
+        state = held.take(message)
+        if state is not None:
+            return state
 
 
 async def player(base: str, token: str, table: str, seconds: float, pace: float,
@@ -57,8 +60,9 @@ async def player(base: str, token: str, table: str, seconds: float, pace: float,
         url = base.replace("http://", "ws://") + f"/ws/tables/{table}?token={token}"
         async with connect(url, max_size=None) as ws:
             sent = -1
+            held = Held()
             while time.monotonic() < stop_at:
-                state = await next_state(ws, stop_at)
+                state = await next_state(ws, held, stop_at)
                 if state["table"]["status"] == "finished":
                     break
                 current = state["table"]["fairness"]["current"]
@@ -76,14 +80,14 @@ async def player(base: str, token: str, table: str, seconds: float, pace: float,
                 started = time.monotonic()
                 await ws.send(json.dumps({"type": "play", "version": sent,
                                           "card": play["card"], "take": play["take"]}))
-                while (await next_state(ws, stop_at))["version"] <= sent:
+                while (await next_state(ws, held, stop_at))["version"] <= sent:
                     pass
                 samples.append((time.monotonic() - started) * 1000)
             else:
                 return
             await ws.send(json.dumps({"type": "rematch"}))
             while True:
-                state = await next_state(ws, stop_at)
+                state = await next_state(ws, held, stop_at)
                 if state["table"]["rematch_table"]:
                     table = state["table"]["rematch_table"]
                     break

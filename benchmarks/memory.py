@@ -23,7 +23,7 @@ from pathlib import Path
 from typing import Any
 
 import httpx
-from serving import basra_serve, bench_main
+from serving import Held, basra_serve, bench_main
 from websockets.asyncio.client import connect
 
 REMATCH_WINDOW = 2.0
@@ -51,15 +51,16 @@ async def one_match(base: str, http: httpx.AsyncClient, index: int) -> int:
     deadline = time.monotonic() + 600
     async with connect(ws_url, max_size=None) as ws:
         sent = -1
+        held = Held()
         while time.monotonic() < deadline:
-            message = json.loads(await asyncio.wait_for(ws.recv(), 120))
-            if message["type"] != "state":
+            state = held.take(json.loads(await asyncio.wait_for(ws.recv(), 120)))
+            if state is None:
                 continue
-            if message["table"]["status"] == "finished":
+            if state["table"]["status"] == "finished":
                 return plays
-            view = message["view"]
-            if view["legal"] and view["turn"] == message["you"] and message["version"] > sent:
-                sent = message["version"]
+            view = state["view"]
+            if view["legal"] and view["turn"] == state["you"] and state["version"] > sent:
+                sent = state["version"]
                 play = view["legal"][0]
                 await ws.send(json.dumps({"type": "play", "version": sent,
                                           "card": play["card"], "take": play["take"]}))

@@ -1,8 +1,9 @@
 """One way for the benchmarks to run a real ``basra serve``: on a free loopback port, in a
 temporary directory (SQLite unless a database URL is given), ready before it is used, and
-stopped afterwards whatever happens; and :class:`RawSocket`, a websocket client that never
-reads, which tests/test_server_guard.py imports too (pyproject puts ``benchmarks`` on the
-tests' path)."""
+stopped afterwards whatever happens; :class:`Held`, what a benchmark's client holds of its
+table (basra-ws/2: the last ``state`` with every ``played`` message since applied); and
+:class:`RawSocket`, a websocket client that never reads, which tests/test_server_guard.py
+imports too (pyproject puts ``benchmarks`` on the tests' path)."""
 
 from __future__ import annotations
 
@@ -22,6 +23,8 @@ from dataclasses import dataclass
 from typing import Any
 
 import httpx
+
+from basra.server.messages import apply_played
 
 
 def free_port() -> int:
@@ -70,6 +73,27 @@ async def basra_serve(*options: str, db: str | None = None) -> AsyncIterator[Ser
                 process.wait(20)
             if process.poll() is None:
                 process.kill()
+
+
+class Held:
+    """What a client holds of its table, as the browser holds it: the last ``state``
+    message with every ``played`` message since applied to it. A ``played`` message that
+    does not follow (a version gap) raises ``ValueError``: over one websocket it never
+    happens."""
+
+    def __init__(self) -> None:
+        self.state: dict[str, Any] = {}
+
+    def take(self, message: dict[str, Any]) -> dict[str, Any] | None:
+        """The whole state held after ``message``; None when ``message`` is not one that
+        changes it (a pong, an error...)."""
+        if message["type"] == "state":
+            self.state = message
+        elif message["type"] == "played":
+            self.state = apply_played(self.state, message)
+        else:
+            return None
+        return self.state
 
 
 class RawSocket:

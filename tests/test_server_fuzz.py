@@ -29,6 +29,7 @@ from server_harness import (
     ERROR_CODES,
     Guest,
     PlayLog,
+    changes,
     comparable,
     database,
     new_guest,
@@ -366,7 +367,7 @@ async def play_with_noise(guest: Guest, rng: random.Random) -> None:
                 assert got == []
             else:
                 assert len(got) == 1 and got[0]["code"] in expected, (raw[:60], got)
-            assert not any(m["type"] == "state" and m["version"] != version for m in before)
+            assert not any(m["version"] != version for m in changes(before))
         sent = state["version"]
         legal = state["view"]["legal"]
         await guest.play_legal(rng.randrange(len(legal)))
@@ -478,7 +479,7 @@ def test_fuzzed_tables_refuse_everything_and_still_play_to_the_end(
                     assert verify(record).ok, verify(record).failure
                     seen = PlayLog()
                     for guest in (*seated[t], *watchers[t]):
-                        seen.see_all(guest.log)
+                        seen.see_all(guest.seen)
                     assert record_plays(record) == seen.rounds
             finally:
                 for guest in (*everyone, *passing):

@@ -7,7 +7,9 @@ Each match is played to the end by two guests making random legal plays (bots at
 seats) while a spectator watches; every message of the three connections is kept. The final
 record gives every round's deck, so the whole truth at every moment is known: round r after
 k plays is replayed through the engine, and a state showing round r with k plays is checked
-against it."""
+against it. A ``played`` message (basra-ws/2) is checked as it came, and the state it makes
+(applied to the one held) likewise: it names only the receiving seat's own hand (a
+spectator's is empty), and legal plays only on that seat's turn."""
 
 from __future__ import annotations
 
@@ -20,9 +22,10 @@ from typing import Any
 import httpx
 
 from basra.cards import mask_of, parse_card
-from basra.engine import Play
+from basra.engine import Play, Round
 from basra.records import Fairness, MatchRecord, RecordBuilder, parse_record
 from basra.replay import verify
+from basra.server.messages import apply_played
 from basra.shuffle import commitment
 from basra.store import open_store
 from server_harness import (
@@ -95,7 +98,8 @@ def check_connection(messages: list[dict[str, Any]], seat: int | None,
     committed: set[str] = set()
     first_cards: set[int] = set()
     revealed: set[int] = set()
-    states_seen = over_already = 0
+    states_seen = played_seen = over_already = 0
+    held: dict[str, Any] = {}
     for index, message in enumerate(messages):
         where = f"seat {seat}, message {index}"
         if message["type"] == "welcome":
@@ -103,10 +107,16 @@ def check_connection(messages: list[dict[str, Any]], seat: int | None,
             continue
         if message["type"] == "pong":
             continue
-        assert message["type"] == "state", (where, message)
+        if message["type"] == "played":
+            played_seen += 1
+            check_played(message, seat, held, states, where)
+            held = apply_played(held, message)
+        else:
+            assert message["type"] == "state", (where, message)
+            held = message
         states_seen += 1
-        view, table = message["view"], message["table"]
-        assert message["you"] == seat and view["seat"] == seat, where
+        view, table = held["view"], held["table"]
+        assert held["you"] == seat and view["seat"] == seat, where
         number, played = view["round"], len(view["plays"])
         fairness = table["fairness"]
         if fairness["current"] is not None:
@@ -118,7 +128,7 @@ def check_connection(messages: list[dict[str, Any]], seat: int | None,
         # no server seed of a round that is not over, anywhere in the message
         over_already = number if number and states[number][played].finished else number - 1
         secret = seeds[max(0, over_already):]
-        for text in strings_in(message):
+        for text in strings_in(message) + strings_in(held):
             assert not any(s in text for s in secret), (where, "a server seed leaked")
         if seat is None:
             assert view["hand"] == [] and view["legal"] == [], where
@@ -130,15 +140,37 @@ def check_connection(messages: list[dict[str, Any]], seat: int | None,
             first_cards.add(number)
             assert commitments[number - 1] in committed, (where, "no commitment before")
         truth_now = states[number][played]
-        leaked = card_names_in(message) & hidden_from(truth_now, seat)
+        leaked = (card_names_in(message) | card_names_in(held)) & hidden_from(truth_now, seat)
         assert not leaked, (where, "hidden cards named", sorted(leaked))
         if seat is not None:
             hand = truth_now.hand(seat)
             assert sorted(card_names_in(view["hand"])) == [c for c in range(52)
                                                            if hand >> c & 1], where
     assert states_seen > 100
+    assert played_seen > states_seen // 2, (played_seen, states_seen)
     # by the last message, every round that was over then had been revealed
     assert revealed == set(range(1, over_already + 1))
+
+
+def check_played(message: dict[str, Any], seat: int | None, held: dict[str, Any],
+                 states: dict[int, list[Round]], where: str) -> None:
+    """A ``played`` message as it came: it follows the state held (no gap), and what it
+    shows of hands is the receiving seat's own, at that moment of the round."""
+    assert held and message["version"] == held["version"] + 1, (where, "a version gap")
+    number = message["round"]
+    assert number == held["view"]["round"], where
+    truth_now = states[number][len(held["view"]["plays"]) + 1]
+    assert message["hand_counts"] == [bin(h).count("1") for h in truth_now.hands], where
+    assert message["turn"] == truth_now.turn, where
+    if seat is None:
+        assert message["hand"] == [] and message["legal"] == [], (where, "a spectator's hand")
+        return
+    hand = truth_now.hand(seat)
+    assert sorted(card_names_in(message["hand"])) == [c for c in range(52) if hand >> c & 1]
+    if truth_now.turn != seat:
+        assert message["legal"] == [], (where, "legal plays off turn")
+    else:
+        assert {p["card"] for p in message["legal"]} <= set(message["hand"]), where
 
 
 async def truth_of(backend: Backend, table_id: str) -> MatchRecord:

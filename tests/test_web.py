@@ -340,7 +340,7 @@ def test_arabic_renders_right_to_left(players: list[Player], browser: Browser,
 def test_a_guest_plays_a_bot_to_the_end(players: list[Player], browser: Browser,
                                         server: str) -> None:
     started = time.monotonic()
-    p = make(players, browser, server)
+    p = make(players, browser, server, watch=True)
     page = p.page
     page.goto(server + "/")
     page.wait_for_selector("#nickname")
@@ -424,6 +424,11 @@ def test_a_guest_plays_a_bot_to_the_end(players: list[Player], browser: Browser,
     assert final["table"]["status"] == "finished"
     winner = final["view"]["winner"]
     assert winner is not None
+    # Nearly every play came as a played message, and the page told each one as it came:
+    # read out (a basra with its points), a basra burst shown, as from a full state.
+    kinds = [m.get("type") for m in p.received]
+    assert kinds.count("played") > 4 * kinds.count("state"), kinds.count("state")
+    told_plays(p)
     page.wait_for_selector(".overlay-match")
     page.wait_for_timeout(400)
     title = page.inner_text(".overlay-match h2")
@@ -484,6 +489,28 @@ def test_a_guest_plays_a_bot_to_the_end(players: list[Player], browser: Browser,
     item.wait_for()
     assert item.locator("a[download]").get_attribute("href") == f"/api/tables/{table_id}/record"
     no_errors(p)
+
+
+def told_plays(p: Player) -> None:
+    """Every play that reached the page after it held its round was read out, and every
+    basra among them shown in a burst, in order."""
+    fresh: list[dict[str, Any]] = []
+    held: dict[int, int] = {}
+    for state in p.states:
+        view = state["view"]
+        number, plays = view["round"], view["plays"]
+        if number in held:
+            fresh += plays[held[number]:]
+        held[number] = len(plays)
+    p.page.wait_for_timeout(2200)  # the last basra's burst shows 300 ms after its flight
+    announced, bursts = p.told()
+    read_out = [a for a in announced if re.match(r"(You|Bot \(Medium\)) (played|laid) ", a)]
+    assert len(read_out) == len(fresh) > 40, (len(read_out), len(fresh))
+    basras = [play for play in fresh if play["basra"]]
+    assert [bool(re.search(r"Basra, \d+ points!", a)) for a in read_out] == [
+        bool(play["basra"]) for play in fresh]
+    assert bursts == [f"{'You' if play['seat'] == 0 else 'Bot (Medium)'} +{play['basra']}"
+                      for play in basras], bursts
 
 
 HEX32 = re.compile(r"[0-9a-f]{32}")
@@ -799,6 +826,48 @@ def test_a_dropped_connection_resumes(players: list[Player], browser: Browser,
     p.wait(f"() => (document.querySelector('.table-page').dataset.version | 0) > {version}")
     assert [m["card"] for m in p.sent[before:] if m["type"] == "play"] == [card]
     no_errors(p, allow=("ERR_INTERNET_DISCONNECTED", "WebSocket connection"))
+
+
+def test_a_page_that_misses_a_played_message_asks_for_the_state(
+        players: list[Player], browser: Browser, server: str) -> None:
+    """A played message the page never gets (lost between the socket and the page): the
+    next one does not follow, so the page asks for the state (sync), once, takes it, and
+    plays on from it."""
+    p = make(players, browser, server, nickname="Gap", reduced_motion=True)
+    page = p.page
+    page.click("#play-bot")
+    page.wait_for_url("**/table/*")
+    while True:  # a turn with plays of the round still to come after this one and the bot's
+        assert p.next_turn() == "turn"
+        if len(p.state(p.version())["view"]["plays"]) < 40:
+            break
+        p.play_first()
+    page.evaluate("""() => {
+      const handlers = window.basraTable.handlers;
+      const real = handlers.onMessage;
+      window.__lost = null;
+      handlers.onMessage = (m) => {
+        if (m.type === 'played' && window.__lost === null) { window.__lost = m.version; return; }
+        real(m);
+      };
+    }""")
+    before = len(p.sent)
+    play = p.play_first()
+    p.wait("() => window.__lost !== null")
+    lost = page.evaluate("window.__lost")
+    assert lost == play["version"] + 1
+    assert p.next_turn() == "turn"
+    syncs = [m for m in p.sent[before:] if m["type"] == "sync"]
+    assert syncs == [{"type": "sync"}], p.sent[before:]
+    latest = p.states[-1]
+    assert p.version() == latest["version"] > lost
+    answer = next(m for m in p.received if m.get("type") == "state" and m["version"] > lost)
+    assert play["card"] in [x["card"] for x in answer["view"]["plays"]]  # the lost play
+    assert page.eval_on_selector_all(".hand-card", CARDS_OF) == latest["view"]["hand"]
+    logged = page.eval_on_selector_all(".play-log .log-card", "els => els.length")
+    assert logged == min(12, len(latest["view"]["plays"]))
+    p.play_first()  # and the page plays on
+    no_errors(p)
 
 
 def test_quick_match_pairs_two_players_and_offers_a_bot(players: list[Player], browser: Browser,

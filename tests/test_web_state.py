@@ -1,19 +1,24 @@
 """The browser client's pure modules, tested in the real browser: state.js (every server
-message type, the take choice, the pending play, the parts sent) and scoring.js (the round
-breakdown from the engine's figures), imported by the page from the running test server;
-and the rules the page uses are the server's (GET /api/variants), not its own."""
+message type, played messages and the gaps that ask for a full state, the take choice, the
+pending play, the parts sent) and scoring.js (the round breakdown from the engine's figures),
+imported by the page from the running test server; and the rules the page uses are the
+server's (GET /api/variants), not its own."""
 
 from __future__ import annotations
 
 import copy
 import json
 import re
+import time
 from collections.abc import Iterator
 from typing import Any
 
+import httpx
 import pytest
 from playwright.sync_api import Browser, Page, Playwright, Route, sync_playwright
+from websockets.sync.client import connect
 
+from basra.server.messages import apply_played
 from web_helpers import CHROMIUM, CHROMIUM_ARGS, ROOT, Player, basra_server
 
 WEB = ROOT / "src" / "basra" / "web"
@@ -341,6 +346,138 @@ def test_the_floor_keeps_the_order_cards_were_laid(page: Page) -> None:
     assert out[0] == ["9D", "2C", "KS"]
     assert out[1] == ["2C", "KS", "3H"]
     assert out[2] == ["AC", "7S", "QD", "4H"]
+
+
+def played(version: int, card: str, take: list[str] | None = None, *, seat: int = 0,
+           hand: list[str] | None = None, floor: list[str] | None = None, turn: int = 1,
+           legal: list[dict[str, Any]] | None = None, basra: int = 0,
+           round_number: int = 1) -> dict[str, Any]:
+    """A `played` message of a two-seat Egyptian table (docs/PROTOCOL.md 2.1)."""
+    return {"type": "played", "version": version, "round": round_number, "seat": seat,
+            "card": card, "take": take or [], "basra": basra, "by_bot": seat != 0,
+            "turn": turn, "deal": 1, "hand": hand or [], "hand_counts": [2, 4],
+            "floor": floor or [], "stock_count": 30, "pile_counts": [len(take or []) + 1, 0],
+            "basras": [1 if basra else 0, 0], "basra_points": [basra, 0],
+            "last_taker": 0 if take else None, "legal": legal or [],
+            "clock": None if turn != 0 else {"seat": 0, "seconds": 30, "remaining_ms": 30000}}
+
+
+def test_played_messages_change_the_game_and_a_gap_asks_for_the_state(page: Page) -> None:
+    """A played message that follows is applied (the play appended, the view's fields and
+    the clock replaced, a new object); a stale one changes nothing; one that does not follow
+    (a version gap, another round, a field missing, no game yet) sets `syncing`, and no
+    played message is taken until a full state comes."""
+    out = run(page, """
+      let s = S.receive(S.receive(S.initialState(), {type: 'welcome', seat: 0}), data.v3, 100);
+      s = S.connectionStatus(s, 'open');
+      const sent = S.playSent(s, S.playMessage(s, {card: '5H', take: ['5D']}));
+      const mine = S.receive(sent, data.mine, 200);
+      const theirs = S.receive(mine, data.theirs, 300);
+      const stale = S.receive(theirs, data.mine, 400);
+      const gap = S.receive(theirs, data.gap, 500);
+      const more = S.receive(gap, data.after, 600);
+      const synced = S.receive(more, data.full, 700);
+      const then = S.receive(synced, data.next, 800);
+      const wrong = [data.otherRound, data.bare].map((m) => S.receive(theirs, m, 900).syncing);
+      const early = S.receive(S.initialState(), data.mine, 1000);
+      return {
+        mine: {version: mine.game.version, plays: mine.game.view.plays, hand: mine.game.view.hand,
+               floor: mine.game.view.floor, order: mine.floorOrder, sent: mine.sentVersion,
+               turn: mine.game.view.turn, myTurn: S.myTurn(mine), clock: mine.clock,
+               log: mine.roundLogs[1].plays, table: mine.game.table.id, you: mine.game.you,
+               untouched: [sent.game.version, sent.game.view.plays.length]},
+        theirs: {version: theirs.game.version, order: theirs.floorOrder, myTurn: S.myTurn(theirs),
+                 clock: theirs.clock, legal: theirs.game.view.legal},
+        stale: stale === theirs,
+        gap: [gap.syncing, gap.game === theirs.game], more: more === gap,
+        synced: [synced.syncing, synced.game.version], then: [then.game.version, then.syncing],
+        wrong, early: [early.syncing, early.game],
+      };
+    """, {"v3": game(3, hand=["5H", "9C", "KD"], floor=["2C", "3S", "5D"],
+                     legal=[play("5H", ["5D"]), play("9C"), play("KD")]),
+          "mine": played(4, "5H", ["5D"], hand=["9C", "KD"], floor=["2C", "3S"], turn=1),
+          "theirs": played(5, "QS", seat=1, hand=["9C", "KD"], floor=["2C", "3S", "QS"],
+                           turn=0, legal=[play("9C"), play("KD")]),
+          "gap": played(7, "AH", seat=0, turn=1), "after": played(8, "AD", seat=1, turn=0),
+          "full": game(8, hand=["KD"], floor=["2C"]),
+          "next": played(9, "KD", hand=[], floor=["2C", "KD"], turn=1),
+          "otherRound": played(6, "AH", round_number=2),
+          "bare": {k: v for k, v in played(6, "AH").items() if k != "floor"}})
+    mine = out["mine"]
+    assert mine["version"] == 4 and mine["plays"] == [
+        {"seat": 0, "card": "5H", "take": ["5D"], "basra": 0}]
+    assert mine["hand"] == ["9C", "KD"] and mine["floor"] == ["2C", "3S"]
+    assert mine["order"] == ["2C", "3S"] and mine["sent"] is None
+    assert mine["turn"] == 1 and mine["myTurn"] is False and mine["clock"] is None
+    assert mine["log"] == [{"seat": 0, "card": "5H"}]
+    assert mine["table"] == "t1" and mine["you"] == 0
+    assert mine["untouched"] == [3, 0]
+    theirs = out["theirs"]
+    assert theirs["version"] == 5 and theirs["order"] == ["2C", "3S", "QS"]
+    assert theirs["myTurn"] is True and theirs["legal"] == [play("9C"), play("KD")]
+    assert theirs["clock"] == {"seat": 0, "remaining": 30000, "total": 30000, "at": 300}
+    assert out["stale"] is True
+    assert out["gap"] == [True, True] and out["more"] is True
+    assert out["synced"] == [False, 8] and out["then"] == [9, False]
+    assert out["wrong"] == [True, True]
+    assert out["early"] == [True, None]
+
+
+def recorded_match(server: str) -> list[dict[str, Any]]:
+    """Every message a guest's connection to a bot table got, from the welcome through its
+    first round and into the second (sending its parts, playing its first legal play)."""
+    with httpx.Client(base_url=server, timeout=30) as http:
+        token = http.post("/api/guests", json={"nickname": "Recorder"}).json()["token"]
+        table_id = http.post("/api/tables/bot", headers={"Authorization": f"Bearer {token}"},
+                             json={"bot_level": "random"}).json()["table"]["id"]
+    messages: list[dict[str, Any]] = []
+    held: dict[str, Any] = {}
+    sent = -1
+    deadline = time.monotonic() + 120
+    url = server.replace("http://", "ws://") + f"/ws/tables/{table_id}?token={token}"
+    with connect(url) as ws:
+        while time.monotonic() < deadline:
+            message = json.loads(ws.recv(30))
+            messages.append(message)
+            if message["type"] == "state":
+                held = message
+            elif message["type"] == "played":
+                held = apply_played(held, message)
+            else:
+                continue
+            view, current = held["view"], held["table"]["fairness"]["current"]
+            if view["round"] == 2 and len(view["plays"]) >= 6:
+                return messages
+            if held["table"]["phase"] == "seeding" and current and current["round"] > view["round"]:
+                ws.send(json.dumps({"type": "seed", "round": current["round"],
+                                    "client_seed": f"recorder-{current['round']}"}))
+            elif view["turn"] == 0 and view["legal"] and held["version"] > sent:
+                sent = held["version"]
+                ws.send(json.dumps({"type": "play", "version": sent, **view["legal"][0]}))
+    raise AssertionError("the recorded match did not reach its second round")
+
+
+def test_state_js_holds_what_the_reference_holds_through_a_real_match(page: Page,
+                                                                      server: str) -> None:
+    """The server's own messages of a real match, fed to state.receive one by one: after
+    each, the page's game is the state the protocol's reference (``apply_played``, the one
+    the server tests hold to the server's full states) holds."""
+    messages = recorded_match(server)
+    assert sum(m["type"] == "played" for m in messages) > 40
+    games = run(page, """
+      let s = S.initialState({id: 'x'});
+      const games = [];
+      for (const m of data) { s = S.receive(s, m, 0); games.push([s.game, s.syncing]); }
+      return games;
+    """, messages)
+    held: dict[str, Any] = {}
+    for message, (got, syncing) in zip(messages, games, strict=True):
+        if message["type"] == "state":
+            held = message
+        elif message["type"] == "played":
+            held = apply_played(held, message)
+        assert syncing is False
+        assert got == (held or None), message["type"]
 
 
 # ---------------------------------------------------------------------------------------

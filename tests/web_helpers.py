@@ -1,6 +1,8 @@
 """Helpers for the browser tests (tests/test_web.py): a real ``basra serve`` in a subprocess,
 Debian's chromium through Playwright, and a player wrapper that reads the table's
-websocket frames so a test knows the state the page was given and the plays it sent."""
+websocket frames so a test knows the state the page was given (each ``state`` message, and
+each ``played`` message applied to the state before it, as the page applies it) and the
+plays it sent."""
 
 from __future__ import annotations
 
@@ -16,6 +18,7 @@ from typing import Any
 
 from playwright.sync_api import Browser, BrowserContext, Page, WebSocket
 
+from basra.server.messages import apply_played
 from server_harness import free_port
 
 CHROMIUM = Path("/usr/bin/chromium")
@@ -45,6 +48,22 @@ FRAME_CLOCK = """(() => {
       return super.send(data);
     }
   };
+})();"""
+WATCH = """(() => {
+  // What the table page tells its player as it goes: every text the announcer reads out
+  // (a screen reader's words) and every basra burst shown, in order.
+  window.__announced = [];
+  window.__bursts = [];
+  new MutationObserver((records) => {
+    for (const r of records) for (const node of r.addedNodes) {
+      if (r.target.id === "announcer" && node.nodeType === Node.TEXT_NODE && node.data) {
+        window.__announced.push(node.data);
+      }
+      if (node.nodeType === Node.ELEMENT_NODE && node.classList.contains("basra-burst")) {
+        window.__bursts.push(node.querySelector(".basra-who").textContent);
+      }
+    }
+  }).observe(document, { childList: true, subtree: true });
 })();"""
 
 
@@ -96,7 +115,8 @@ class Player:
 
     def __init__(self, browser: Browser, base: str, *, viewport: dict[str, int] | None = None,
                  locale: str = "en-US", reduced_motion: bool = False,
-                 storage_state: Any = None, frame_clock: bool = False) -> None:
+                 storage_state: Any = None, frame_clock: bool = False,
+                 watch: bool = False) -> None:
         self.base = base
         self.context: BrowserContext = browser.new_context(
             viewport=viewport or DESKTOP, locale=locale,  # type: ignore[arg-type]
@@ -104,7 +124,12 @@ class Player:
             storage_state=storage_state)
         if frame_clock:
             self.context.add_init_script(FRAME_CLOCK)
+        if watch:
+            self.context.add_init_script(WATCH)
         self.received: list[dict[str, Any]] = []
+        """Every message the player's pages got, as it came."""
+        self.states: list[dict[str, Any]] = []
+        """Every whole state a page held: each ``state``, and each ``played`` applied."""
         self.sent: list[dict[str, Any]] = []
         self.errors: list[str] = []
         self.breakdowns = 0
@@ -120,9 +145,22 @@ class Player:
         return page
 
     def _socket(self, ws: WebSocket) -> None:
+        held: dict[str, Any] = {}
+
         def got(payload: str | bytes) -> None:
-            with contextlib.suppress(ValueError):
-                self.received.append(json.loads(payload))
+            nonlocal held
+            try:
+                message = json.loads(payload)
+            except ValueError:
+                return
+            self.received.append(message)
+            if message.get("type") == "state":
+                held = message
+            elif message.get("type") == "played":
+                held = apply_played(held, message)
+            else:
+                return
+            self.states.append(held)
 
         def sent(payload: str | bytes) -> None:
             with contextlib.suppress(ValueError):
@@ -147,10 +185,9 @@ class Player:
     def state(self, version: int | None = None) -> dict[str, Any]:
         """The latest state received (or the one with ``version``)."""
         for _ in range(40):
-            for message in reversed(self.received):
-                if message.get("type") == "state" and (version is None
-                                                       or message["version"] == version):
-                    return message
+            for state in reversed(self.states):
+                if version is None or state["version"] == version:
+                    return state
             self.page.wait_for_timeout(50)
         raise AssertionError(f"no state{'' if version is None else f' {version}'} received")
 
@@ -158,6 +195,12 @@ class Player:
         """With ``frame_clock``: every frame of this page as {t (ms), dir, message}."""
         frames: list[dict[str, Any]] = self.page.evaluate("() => window.__frames || []")
         return frames
+
+    def told(self) -> tuple[list[str], list[str]]:
+        """With ``watch``: what the announcer read out, and each basra burst's words."""
+        announced, bursts = self.page.evaluate(
+            "() => [window.__announced || [], window.__bursts || []]")
+        return list(announced), list(bursts)
 
     def seeded_rounds(self) -> set[int]:
         """Rounds whose commitment this player's pages saw while the round still waited for

@@ -1,5 +1,7 @@
-"""basra-ws/1, server to client: every message a table sends, typed (docs/PROTOCOL.md,
-section 2.1), and the one :func:`encode` that makes the text sent on the wire.
+"""basra-ws/2, server to client: every message a table sends, typed (docs/PROTOCOL.md,
+section 2.1), the one :func:`encode` that makes the text sent on the wire, and
+:func:`apply_played`, the client's side of a ``played`` message (the reference the tests'
+and the benchmarks' clients use; the browser's is ``state.js``).
 
 >>> encode(Pong(42))
 '{"type":"pong","version":42}'
@@ -13,12 +15,18 @@ import json
 from dataclasses import dataclass, fields
 from typing import Any, ClassVar
 
-PROTOCOL = "basra-ws/1"
+import orjson
+
+PROTOCOL = "basra-ws/2"
 
 CLOSED_MESSAGE = "this table is over; its record stays available"
 REPLACED_MESSAGE = "this seat was opened in another tab"
 REQUEUED_MESSAGE = ("your opponent never came: you are first in the queue again, or play "
                     "a bot now")
+
+
+_FIELDS: dict[type[Any], tuple[str, ...]] = {}
+"""Each message type's field names, in order (read once per type)."""
 
 
 class Message:
@@ -29,7 +37,14 @@ class Message:
     __dataclass_fields__: ClassVar[dict[str, Any]]  # every message is a dataclass
 
     def to_json(self) -> dict[str, Any]:
-        return {"type": self.type, **{f.name: getattr(self, f.name) for f in fields(self)}}
+        kind = type(self)
+        names = _FIELDS.get(kind)
+        if names is None:
+            names = _FIELDS[kind] = tuple(f.name for f in fields(self))
+        out: dict[str, Any] = {"type": self.type}
+        for name in names:
+            out[name] = getattr(self, name)
+        return out
 
 
 @dataclass(frozen=True, slots=True)
@@ -49,13 +64,52 @@ class Welcome(Message):
 
 @dataclass(frozen=True, slots=True)
 class State(Message):
-    """A seat's whole picture after a change: the public table and the seat's own view."""
+    """A seat's whole picture: the public table and the seat's own view. Sent on connect,
+    after a change a ``played`` message cannot carry, and in answer to ``sync``."""
 
     type: ClassVar[str] = "state"
     version: int
     you: int | None
     table: dict[str, Any]
     view: dict[str, Any]
+
+
+@dataclass(frozen=True, slots=True)
+class Played(Message):
+    """After a play that keeps the round going: the play and what it changed, as the
+    receiving seat may see it (its own hand and, on its turn, its legal plays; a
+    spectator's are empty). Each field but the play's own and ``clock`` replaces the
+    view's field of that name; the play is appended to ``view.plays``; ``clock`` replaces
+    ``table.clock``."""
+
+    type: ClassVar[str] = "played"
+    version: int
+    round: int
+    seat: int
+    card: str
+    take: list[str]
+    basra: int
+    """The basra points the play scored (0: none)."""
+    by_bot: bool
+    turn: int
+    deal: int
+    hand: list[str]
+    hand_counts: list[int]
+    floor: list[str]
+    stock_count: int
+    pile_counts: list[int]
+    basras: list[int]
+    basra_points: list[int]
+    last_taker: int | None
+    legal: list[dict[str, Any]]
+    clock: dict[str, Any] | None
+
+
+PLAYED_VIEW = ("round", "turn", "deal", "hand", "hand_counts", "floor", "stock_count",
+               "pile_counts", "basras", "basra_points", "last_taker", "legal")
+"""The fields of a ``played`` message that replace the view's fields of the same name."""
+PLAYED_PLAY = ("seat", "card", "take", "basra")
+"""The fields of a ``played`` message that make the entry appended to ``view.plays``."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -93,10 +147,54 @@ class Closed(Message):
     message: str = CLOSED_MESSAGE
 
 
-ServerMessage = Welcome | State | Error | Pong | Requeued | Closed
+ServerMessage = Welcome | State | Played | Error | Pong | Requeued | Closed
 
 
 def encode(message: ServerMessage) -> str:
-    """A message as the compact JSON text sent on the wire (ASCII, so that no stray
-    surrogate in a text can break a send)."""
-    return json.dumps(message.to_json(), separators=(",", ":"))
+    """A message as the compact JSON text sent on the wire (UTF-8 JSON by orjson).
+
+    Every text a player can send is valid Unicode by the time it is sent back (nicknames and
+    parts are checked, refused values are quoted with ``repr``), but a text that still held
+    a lone surrogate, which orjson refuses, is sent as the standard library writes it
+    (ASCII, the surrogate escaped) rather than break a send:
+
+    >>> encode(Error("x/y", "a lone \\ud800"))
+    '{"type":"error","code":"x/y","message":"a lone \\\\ud800"}'
+    """
+    data = message.to_json()
+    try:
+        return orjson.dumps(data).decode()
+    except TypeError:  # orjson.JSONEncodeError: a lone surrogate
+        return json.dumps(data, separators=(",", ":"))
+
+
+def apply_played(state: dict[str, Any], played: dict[str, Any]) -> dict[str, Any]:
+    """The ``state`` message a client holds, once ``played`` is applied to it: a new
+    message (``state`` is not changed), the same as the full state of that version. Raises
+    ``ValueError`` when ``played`` does not follow ``state`` (a version gap, another
+    round, a field missing): the client then asks for a full state (``sync``).
+
+    >>> view = {"round": 1, "plays": [], "hand": ["5H"], "turn": 0}
+    >>> state = {"type": "state", "version": 7, "you": 0, "table": {"clock": None},
+    ...          "view": view}
+    >>> apply_played(state, {"version": 9})
+    Traceback (most recent call last):
+    ValueError: a played message of version 9 does not follow version 7
+    """
+    version = state.get("version")
+    if not isinstance(version, int) or played.get("version") != version + 1:
+        raise ValueError(f"a played message of version {played.get('version')} does not "
+                         f"follow version {version}")
+    view = state["view"]
+    if played.get("round") != view["round"]:
+        raise ValueError(f"a played message of round {played.get('round')} does not follow "
+                         f"round {view['round']}")
+    try:
+        entry = {name: played[name] for name in PLAYED_PLAY}
+        changed = {name: played[name] for name in PLAYED_VIEW}
+        clock = played["clock"]
+    except KeyError as exc:
+        raise ValueError(f"a played message without {exc}") from None
+    return {**state, "version": played["version"],
+            "table": {**state["table"], "clock": clock},
+            "view": {**view, **changed, "plays": [*view["plays"], entry]}}

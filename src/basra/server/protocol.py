@@ -1,9 +1,10 @@
-"""basra-ws/1, client to server: the messages a browser (or any client) sends a table.
+"""basra-ws/2, client to server: the messages a browser (or any client) sends a table.
 
-Every message is one JSON object with a ``type``. Client messages are checked here (shape,
-size, types) before they reach the table, by one parser per type; every problem is a
-:class:`ProtocolError`, sent back as an ``error`` message with a stable code and one line
-(:mod:`basra.server.messages`), and changes nothing. docs/PROTOCOL.md is the specification.
+Every message is one JSON object with a ``type``. Client messages are read by orjson and
+checked here (shape, size, types) before they reach the table, by one parser per type;
+every problem is a :class:`ProtocolError`, sent back as an ``error`` message with a stable
+code and one line (:mod:`basra.server.messages`), and changes nothing. docs/PROTOCOL.md is
+the specification.
 """
 
 from __future__ import annotations
@@ -12,6 +13,8 @@ import json
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
+
+import orjson
 
 from basra.cards import parse_card, parse_card_set
 from basra.errors import BasraError
@@ -56,7 +59,7 @@ class SimpleMessage:
     """A message with no fields but its type."""
 
     type: str
-    """``ready``, ``rematch`` or ``ping``."""
+    """``ready``, ``rematch``, ``ping`` or ``sync``."""
 
 
 ClientMessage = PlayMessage | SeedMessage | SimpleMessage
@@ -108,6 +111,7 @@ PARSERS: dict[str, Callable[[dict[str, Any]], ClientMessage]] = {
     "ready": _simple,
     "rematch": _simple,
     "ping": _simple,
+    "sync": _simple,
 }
 """The parser of each client message type."""
 
@@ -119,12 +123,28 @@ def _decode(raw: str | bytes) -> dict[str, Any]:
         raise ProtocolError(f"a message may be at most {MAX_MESSAGE_BYTES} bytes",
                             "protocol/too_large")
     try:
-        data = json.loads(raw)
-    except (ValueError, UnicodeDecodeError, RecursionError):  # RecursionError: deep nesting
-        raise ProtocolError("a message must be one JSON object", "protocol/bad_json") from None
+        data = orjson.loads(raw)
+    except orjson.JSONDecodeError:
+        data = _standard(raw)
+    else:
+        if isinstance(data, dict) and any(isinstance(v, float) for v in data.values()):
+            # A number orjson read as a float may be a whole number past 64 bits, which
+            # the standard library keeps whole (a version far ahead is play/stale).
+            data = _standard(raw)
     if not isinstance(data, dict):
         raise ProtocolError("a message must be one JSON object", "protocol/bad_json")
     return data
+
+
+def _standard(raw: str | bytes) -> Any:
+    """A message orjson refused, read by the standard library, so that every refusal keeps
+    its code: a lone surrogate (``"\\ud800"``) or ``NaN`` is read, then refused by the
+    field it is in (``seed/bad``, ``protocol/bad_card``...); what neither reads is not
+    JSON."""
+    try:
+        return json.loads(raw)
+    except (ValueError, UnicodeDecodeError, RecursionError):  # RecursionError: deep nesting
+        raise ProtocolError("a message must be one JSON object", "protocol/bad_json") from None
 
 
 def parse_client_message(raw: str | bytes) -> ClientMessage:
@@ -134,7 +154,7 @@ def parse_client_message(raw: str | bytes) -> ClientMessage:
     parser = PARSERS.get(kind) if isinstance(kind, str) else None  # a list: unhashable
     if parser is None:
         raise ProtocolError(f"unknown message type {str(kind)[:40]!r} (play, seed, ready, "
-                            "rematch, ping)", "protocol/unknown_type")
+                            "rematch, ping, sync)", "protocol/unknown_type")
     return parser(data)
 
 

@@ -1,8 +1,9 @@
 """What a table sends: the public table JSON (seats, clock, fairness, rematch), each seat's
-``state``, and the fan-out of states to every connection without ever awaiting a socket.
+``state``, each seat's ``played`` message after a play that keeps the round going, and the
+fan-out to every connection without ever awaiting a socket.
 
-Each connection gets its own seat's state (a spectator the public one), and the state of a
-seat is encoded once for all its connections.
+Each connection gets its own seat's message (a spectator the public one), and the message
+of a seat is encoded once for all its connections.
 """
 
 from __future__ import annotations
@@ -11,9 +12,10 @@ import asyncio
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
-from basra.engine import Match
+from basra.cards import NAMES, cards_of
+from basra.engine import Match, legal_plays
 from basra.server.commands import Command, Connection, Detach
-from basra.server.messages import ServerMessage, State, encode
+from basra.server.messages import Played, ServerMessage, State, encode
 from basra.server.seats import Seat
 from basra.server.seeding import Seeding
 
@@ -89,6 +91,40 @@ def state_for(table: TableFlow, seat: int | None) -> State:
                  table.driver.view(seat).to_json())
 
 
+def _names(mask: int) -> list[str]:
+    return [NAMES[c] for c in cards_of(mask)]
+
+
+def played_for(table: TableFlow, by_bot: bool) -> Callable[[int | None], Played]:
+    """Each seat's ``played`` message (None: a spectator's) after the play just applied,
+    which kept the round going: what every seat may see is worked out once, and only the
+    hand and the legal plays are the seat's own. The fields are the view's, as
+    :func:`basra.views.view` makes them for a round in play (``turn`` is the round's)."""
+    match = table.driver.match
+    rnd = match.round
+    assert rnd is not None and rnd.log is not None and match.in_round
+    last = rnd.log
+    turn = rnd.turn
+    common: dict[str, Any] = {
+        "version": table.version, "round": match.rounds_started, "seat": last.seat,
+        "card": NAMES[last.card], "take": _names(last.take), "basra": last.basra,
+        "by_bot": by_bot, "turn": turn, "deal": rnd.deal_number,
+        "hand_counts": [h.bit_count() for h in rnd.hands], "floor": _names(rnd.floor),
+        "stock_count": rnd.stock_left, "pile_counts": [p.bit_count() for p in rnd.piles],
+        "basras": list(rnd.basras), "basra_points": list(rnd.bonus),
+        "last_taker": rnd.last_taker if rnd.last_taker >= 0 else None,
+        "clock": table.timers.clock_json(table.to_play(), table.settings.clock_seconds),
+    }
+
+    def for_seat(seat: int | None) -> Played:
+        if seat is None:
+            return Played(hand=[], legal=[], **common)
+        legal = [p.to_json() for p in legal_plays(rnd)] if seat == turn else []
+        return Played(hand=_names(rnd.hand(seat)), legal=legal, **common)
+
+    return for_seat
+
+
 def result_json(match: Match) -> dict[str, Any]:
     """A finished match's result as the store keeps it."""
     last = match.results[-1] if match.results else None
@@ -126,18 +162,19 @@ class Audience:
         for conn in list(seat.connections):
             self.send(conn, text)
 
-    def broadcast(self, seats: list[Seat], state: Callable[[int | None], State],
+    def broadcast(self, seats: list[Seat], message: Callable[[int | None], State | Played],
                   seeding: Seeding) -> None:
-        """Every connection gets its own seat's state; while a round is seeding, each
-        seat connection's commitment mark is taken."""
+        """Every connection gets its own seat's message (``message(seat)``, ``message(None)``
+        for the spectators: a ``state`` or a ``played`` message), encoded once per seat;
+        while a round is seeding, each seat connection's commitment mark is taken."""
         for seat in seats:
             if seat.connections:
-                text = encode(state(seat.number))
+                text = encode(message(seat.number))
                 for conn in list(seat.connections):
                     self.send(conn, text)
                     if seeding.open and conn in seat.connections:
                         seeding.mark(conn)
         if self.spectators:
-            text = encode(state(None))
+            text = encode(message(None))
             for conn in list(self.spectators):
                 self.send(conn, text)

@@ -1,4 +1,4 @@
-// The table's websocket (basra-ws/1) with reconnection: when the socket closes without our
+// The table's websocket (basra-ws/2) with reconnection: when the socket closes without our
 // asking, it reconnects by itself with a growing, jittered delay, and sooner when the
 // browser says it is back online. The server answers every new connection with a full
 // snapshot, so nothing else is needed to resume. A `closed` message (the table left the

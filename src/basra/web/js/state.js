@@ -23,8 +23,11 @@ export function initialState({ id = "", knownSeat = null } = {}) {
     wasReconnecting: false,
     /** The banner says the connection is back. */
     flash: false,
-    /** The last `state` message: {version, you, view, table}. */
+    /** The game as the server last showed it: {version, you, view, table}, a `state`
+     * message with every `played` message since applied to it. */
     game: null,
+    /** A full state was asked for (sync): a `played` message did not follow the game. */
+    syncing: false,
     /** The floor in the order its cards were laid. */
     floorOrder: [],
     /** The take choice: {card, options: [{card, take}], focus} while a card has several. */
@@ -114,14 +117,19 @@ export function readied(state, parts = []) {
 
 // ---------------------------------------------------------------- server messages
 
-/** The state after a server message (basra-ws/1: welcome, state, error, pong, requeued,
- * closed). `now` is the caller's clock (ms), for the turn clock and the wait for parts. */
+/** The state after a server message (basra-ws/2: welcome, state, played, error, pong,
+ * requeued, closed). `now` is the caller's clock (ms), for the turn clock and the wait for
+ * parts. A `played` message that does not follow the game (a version gap) sets `syncing`:
+ * the page then asks for a full state (`sync`, again while none comes), and takes no
+ * `played` message until one does. */
 export function receive(state, message, now = 0) {
   switch (message && message.type) {
     case "welcome":
       return with_(state, { connectionId: state.connectionId + 1, seat: message.seat ?? null });
     case "state":
       return receiveState(state, message, now);
+    case "played":
+      return receivePlayed(state, message, now);
     case "error":
       return receiveError(state, message);
     case "closed":
@@ -157,7 +165,7 @@ function receiveState(state, game, now) {
     seat = state.knownSeat;
   }
   const next = with_(state, {
-    game, seat, sentVersion: null, sentCard: null, preview: null,
+    game, seat, syncing: false, sentVersion: null, sentCard: null, preview: null,
     floorOrder: floorOrder(prev, game, state.floorOrder),
     clock: t.clock ? { seat: t.clock.seat, remaining: t.clock.remaining_ms, total: t.clock.seconds * 1000, at: now } : null,
   });
@@ -179,6 +187,32 @@ function receiveState(state, game, now) {
     next.overlayDue = { kind: "round", round: v.round, index: v.results.length - 1 };
   }
   return next;
+}
+
+/** The fields of a `played` message that replace the view's own, and those that make the
+ * play appended to `view.plays` (docs/PROTOCOL.md, 2.1). */
+const PLAYED_VIEW = ["round", "turn", "deal", "hand", "hand_counts", "floor", "stock_count",
+  "pile_counts", "basras", "basra_points", "last_taker", "legal"];
+const PLAYED_PLAY = ["seat", "card", "take", "basra"];
+
+/** The game once a `played` message is applied to it: a new game, the very one a full state
+ * of that version would be; null when the message does not follow `game` (not its next
+ * version, another round, a field missing). */
+export function applyPlayed(game, m) {
+  if (!game || m.version !== game.version + 1 || m.round !== game.view.round) return null;
+  if (![...PLAYED_VIEW, ...PLAYED_PLAY, "clock"].every((k) => m[k] !== undefined)) return null;
+  const view = { ...game.view };
+  for (const k of PLAYED_VIEW) view[k] = m[k];
+  view.plays = [...game.view.plays, Object.fromEntries(PLAYED_PLAY.map((k) => [k, m[k]]))];
+  return { ...game, version: m.version, view, table: { ...game.table, clock: m.clock } };
+}
+
+function receivePlayed(state, message, now) {
+  const game = state.game;
+  // Already in the game (a snapshot came after it), or a full state is on its way.
+  if ((game && message.version <= game.version) || state.syncing) return state;
+  const next = applyPlayed(game, message);
+  return next ? receiveState(state, next, now) : with_(state, { syncing: true });
 }
 
 /** The choice, if still open: this page's turn, the card still in hand, and the card's takes

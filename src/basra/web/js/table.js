@@ -1,11 +1,12 @@
 // The table page (/table/ID): one state (state.js) and its lifecycle. Every server message
-// goes through state.receive; the page then keeps what the fairness check needs
-// (table/evidence.js), sends this seat's part when a round waits for one (table/seeding.js),
-// redraws every region from the state (one redraw: each region's renderer builds it afresh
-// and dom.morph writes only what changed), animates what changed (motion.js), announces
-// the plays and checks revealed rounds (table/verify.js). Clicks, keys and hovers reach one
-// delegated handler through data-action attributes; only entries of view.legal are ever
-// sent, with the state's version (docs/BROWSER.md).
+// goes through state.receive (a `played` message is applied to the game held; one that does
+// not follow it makes the page ask for a full state, `sync`); the page then keeps what the
+// fairness check needs (table/evidence.js), sends this seat's part when a round waits for
+// one (table/seeding.js), redraws every region from the state (one redraw: each region's
+// renderer builds it afresh and dom.morph writes only what changed), animates what changed
+// (motion.js), announces the plays and checks revealed rounds (table/verify.js). Clicks,
+// keys and hovers reach one delegated handler through data-action attributes; only entries
+// of view.legal are ever sent, with the state's version (docs/BROWSER.md).
 
 import { morph, reducedMotion } from "./dom.js";
 import { t } from "./i18n.js";
@@ -45,6 +46,9 @@ const REGIONS = [
 
 /** How long the last play of a round takes to land before its summary shows. */
 const OVERLAY_WAIT = 1300;
+/** How long the page waits for the full state it asked for before asking again (a message
+ * over the rate limit is dropped). */
+const SYNC_AGAIN = 3000;
 
 export function mount(container, params) {
   const page = new TablePage(container, params.id);
@@ -170,12 +174,14 @@ class TablePage {
   message(m) {
     if (this.destroyed) return;
     const before = this.st;
-    const rects = m.type === "state" && before.game ? motion.snapshot(this) : null;
+    const game = m.type === "state" || m.type === "played";
+    const rects = game && before.game ? motion.snapshot(this) : null;
     this.st = S.receive(before, m, performance.now());
     if (m.type === "welcome") {
       if (m.seat !== null && m.seat !== undefined) this.ev.rememberSeat(m.seat, session.playerId);
-    } else if (m.type === "state") {
-      if (this.st !== before) this.received(before, rects);
+    } else if (game) {
+      if (this.st.syncing && !before.syncing) this.sync();
+      if (this.st.game !== before.game) this.received(before, rects);
     } else if (m.type === "error") {
       this.error(m, before);
     } else if (m.type === "closed") {
@@ -211,6 +217,15 @@ class TablePage {
     // The breakdown is shown once the last play has flown to its pile.
     if (st.overlayDue && st.overlayDue !== before.overlayDue) this.dueOverlay(prev && !reducedMotion() ? OVERLAY_WAIT : 0);
     verifyRevealed(this);
+  }
+
+  /** Ask for a full state now, and again every SYNC_AGAIN ms until one comes (a reconnect
+   * brings one too). */
+  sync() {
+    clearTimeout(this.timers.sync);
+    if (this.destroyed || !this.st.syncing) return;
+    if (this.socket) this.socket.send({ type: "sync" });
+    this.timers.sync = setTimeout(() => this.sync(), SYNC_AGAIN);
   }
 
   error(m, before) {
