@@ -44,6 +44,7 @@ from basra.server.app import create_app
 from basra.server.config import Limits, Settings
 from basra.server.listen import listening_socket
 from basra.server.main import server_config
+from basra.server.messages import apply_played
 from postgres_helpers import POSTGRES, drop_schema
 
 T = TypeVar("T")
@@ -171,7 +172,7 @@ class ServeProcess:
                 raise RuntimeError(f"basra serve exited with {self.proc.returncode}: "
                                    + self.log.read_text()[-2000:])
             try:
-                if httpx.get(f"{self.base}/ready", timeout=2).json() == {"ready": True}:
+                if httpx.get(f"{self.base}/ready", timeout=2).json()["ready"] is True:
                     return self
             except (httpx.HTTPError, ValueError):
                 pass
@@ -212,10 +213,23 @@ class ServeProcess:
 # clients
 
 
+GAME_MESSAGES = ("state", "played")
+"""The messages that change what a client holds of the game."""
+
+
+def changes(messages: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """The messages among ``messages`` that changed the game a client holds."""
+    return [m for m in messages if m["type"] in GAME_MESSAGES]
+
+
 @dataclass
 class Guest:
     """A guest with a token and, once seated, a websocket to a table. Every message it
-    receives is kept in ``log``."""
+    receives is kept in ``log``; ``state`` is the whole state it holds (the last ``state``
+    message with every ``played`` message since applied, as a client does), and ``seen``
+    every such state in turn. A ``played`` message that does not follow the state held
+    fails the test, unless ``sync_on_gap``: then the guest asks for a full state (``sync``)
+    as the browser does, and ``gaps`` counts how often."""
 
     base: str
     nickname: str
@@ -225,6 +239,10 @@ class Guest:
     state: dict[str, Any] = field(default_factory=dict)
     errors: list[dict[str, Any]] = field(default_factory=list)
     log: list[dict[str, Any]] = field(default_factory=list)
+    seen: list[dict[str, Any]] = field(default_factory=list)
+    sync_on_gap: bool = False
+    gaps: int = 0
+    syncing: bool = False
 
     @property
     def headers(self) -> dict[str, str]:
@@ -241,6 +259,7 @@ class Guest:
         """Open the table's websocket (a spectator's when the guest has no token)."""
         ws_base = self.base.replace("http://", "ws://")
         self.state = {}
+        self.syncing = False
         self.socket = await connect(f"{ws_base}/ws/tables/{table_id}?token={self.token}",
                                     max_size=None)
 
@@ -263,9 +282,29 @@ class Guest:
         self.log.append(message)
         if message["type"] == "state":
             self.state = message
+            self.syncing = False
+            self.seen.append(message)
+        elif message["type"] == "played":
+            await self.take_played(message)
         elif message["type"] == "error":
             self.errors.append(message)
         return message
+
+    async def take_played(self, message: dict[str, Any]) -> None:
+        if self.state and message["version"] <= self.state["version"]:
+            return  # already in the full state held
+        if self.syncing:
+            return  # a full state is on its way
+        try:
+            self.state = apply_played(self.state, message)
+        except (ValueError, KeyError) as exc:
+            if not self.sync_on_gap:
+                raise AssertionError(f"{self.nickname}: {exc}") from None
+            self.gaps += 1
+            self.syncing = True
+            await self.send({"type": "sync"})
+            return
+        self.seen.append(self.state)
 
     async def until(self, predicate: Callable[[dict[str, Any]], bool],
                     timeout: float = 60) -> dict[str, Any]:

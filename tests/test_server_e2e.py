@@ -190,7 +190,8 @@ def test_quick_match_pairs_two_and_offers_a_bot_to_one(backend: Backend) -> None
 def test_guests_health_and_bad_requests(backend: Backend) -> None:
     async def scenario(base: str, http: httpx.AsyncClient) -> None:
         assert (await http.get(f"{base}/health")).json()["status"] == "ok"
-        assert (await http.get(f"{base}/ready")).json() == {"ready": True}
+        assert (await http.get(f"{base}/ready")).json() == {
+            "ready": True, "database": True, "redis": None}
         bad = await http.post(f"{base}/api/guests", json={"nickname": "<script>"})
         assert bad.status_code == 422
         assert bad.json()["error"]["code"] == "guest/bad_nickname"

@@ -24,6 +24,7 @@ from server_harness import (
     ServeProcess,
     backend_fixture,  # noqa: F401  (the backend fixture)
     bot_table,
+    changes,
     new_guest,
     over,
     play_out,
@@ -47,7 +48,7 @@ async def refused(guest: Guest, message: dict[str, Any], code: str) -> None:
     await guest.send(message)
     pong, before = await guest.ping()
     assert [e["code"] for e in guest.errors[count:]] == [code], (message, guest.errors)
-    assert pong == version and not [m for m in before if m["type"] == "state"]
+    assert pong == version and not changes(before)
 
 
 # ---------------------------------------------------------------------------------------
@@ -82,10 +83,12 @@ def test_rematch_at_a_private_table_and_against_a_bot_spectators_see_no_hand(
             await play_out(amira, omar)
             await watching
             # the spectator saw the whole match, and never a hand or a legal play
-            states = [m for m in watcher.log if m["type"] == "state"]
+            states = watcher.seen
             assert len(states) > 100
             assert all(m["view"]["hand"] == [] and m["view"]["legal"] == []
                        for m in states)
+            assert all(m["hand"] == [] and m["legal"] == [] for m in watcher.log
+                       if m["type"] == "played")
             assert max(len(m["view"]["plays"]) for m in states) > 40
             await refused(watcher, {"type": "rematch"}, "rematch/not_seated")
 
@@ -102,7 +105,7 @@ def test_rematch_at_a_private_table_and_against_a_bot_spectators_see_no_hand(
             await amira.send({"type": "rematch"})  # asking again changes nothing
             version, before = await amira.ping()
             assert version == amira.state["version"]
-            assert not [m for m in before if m["type"] == "state"]
+            assert not changes(before)
             assert amira.state["table"]["rematch_table"] == new_id
         finally:
             for g in guests:
@@ -191,7 +194,7 @@ def test_client_seeds_are_used_in_their_round_and_the_commitment_comes_first(
             assert re.fullmatch(r"amira-7f3a\|[0-9a-f]{16}\|[0-9a-f]{16}", first_seed)
             await omar.until(lambda s: s["view"]["round"] == 1)
             for guest in (amira, omar):  # the commitment came before the first cards
-                states = [m for m in guest.log if m["type"] == "state"]
+                states = guest.seen
                 first_cards = next(i for i, m in enumerate(states)
                                    if m["view"]["round"] == 1)
                 assert any(m["table"]["fairness"]["current"]
@@ -210,7 +213,7 @@ def test_client_seeds_are_used_in_their_round_and_the_commitment_comes_first(
             assert r.status_code == 200 and r.json()["seat"] == 1
             version, before = await amira.ping()
             assert version == amira.state["version"]
-            assert not [m for m in before if m["type"] == "state"]
+            assert not changes(before)
 
             # Round 1 to its end: its server seed is revealed only then.
             async def round_one(guest: Guest) -> None:
@@ -236,6 +239,7 @@ def test_client_seeds_are_used_in_their_round_and_the_commitment_comes_first(
                               if server_seed in strings_in(m))
                 assert all(m["view"]["round"] == 1 and len(m["view"]["plays"]) == 48
                            for m in guest.log[reveal:] if m["type"] == "state")
+                assert not [m for m in guest.log[reveal:] if m["type"] == "played"]
             second = seeding["table"]["fairness"]["current"]
             assert second["round"] == 2 and second["client_seed"] is None
 
@@ -322,7 +326,8 @@ def test_basra_serve_health_readiness_and_json_logs(tmp_path: Path) -> None:
             health = await http.get(f"{base}/health")
             assert health.json() == {"status": "ok", "version": __version__, "memory": {
                 "tables": 0, "tickets": 0, "sockets": 0, "evicted": 0}}
-            assert (await http.get(f"{base}/ready")).json() == {"ready": True}
+            assert (await http.get(f"{base}/ready")).json() == {
+                "ready": True, "database": True, "redis": None}
             amira = await new_guest(base, http, "Amira")
             r = await http.post(f"{base}/api/tables/bot", headers=amira.headers,
                                 json={"bot_level": "random"})

@@ -131,7 +131,7 @@ async def ready(http: httpx.AsyncClient, base: str, expected: bool) -> None:
     """Wait (a little) for /ready to say ``expected``."""
     for _ in range(100):
         r = await http.get(f"{base}/ready")
-        if r.json() == {"ready": expected}:
+        if r.json() == {"ready": expected, "database": expected, "redis": None}:
             assert r.status_code == (200 if expected else 503)
             return
         await asyncio.sleep(0.1)

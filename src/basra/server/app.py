@@ -16,9 +16,12 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 from uvicorn.middleware.proxy_headers import ProxyHeadersMiddleware
 
 from basra import __version__
+from basra.server import metrics
+from basra.server.cluster import Cluster
 from basra.server.config import Settings
 from basra.server.deps import Guards, Services, services
 from basra.server.errors import Refusal, error_response, headers_of
+from basra.server.fence import FencedStore
 from basra.server.limits import BodyLimit
 from basra.server.lobby import Lobby
 from basra.server.routes import ROUTERS
@@ -31,17 +34,28 @@ log = logging.getLogger("basra.app")
 @asynccontextmanager
 async def lifespan(app: FastAPI) -> AsyncIterator[None]:
     held = services_of(app)
-    store = open_store(held.settings.db_url, held.settings.data_dir)
+    settings = held.settings
+    store = open_store(settings.db_url, settings.data_dir)
     await store.open()
-    lobby = Lobby(store, held.settings)
+    cluster = Cluster.connect(settings) if settings.redis_url else None
+    if cluster is None:
+        lobby = Lobby(store, settings)
+    else:  # the node writes a table only while it holds the table's lease
+        lobby = Lobby(FencedStore(store, cluster.leases, cluster.let_go), settings)
+        lobby.join_cluster(cluster)
+        await cluster.start(lobby)
+        held.redis = cluster.redis
     restored = await lobby.restore()
     lobby.start()
-    log.info("server ready: %d live tables restored", restored)
+    log.info("server ready: %d live tables restored, on %s%s", restored, metrics.loop_name(),
+             f", cluster node {cluster.node}" if cluster else "")
     held.store, held.lobby = store, lobby
     try:
         yield
     finally:
         await lobby.close()
+        if cluster is not None:
+            await cluster.stop()
         await store.close()
 
 

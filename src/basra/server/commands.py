@@ -6,17 +6,31 @@ from __future__ import annotations
 import asyncio
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Protocol
 
 from basra.engine import Play
-from basra.server.outbox import Outbox
+from basra.server.messages import ServerMessage
 from basra.server.protocol import ClientMessage
 
 if TYPE_CHECKING:
     from basra.server.table import Table
 
-Connection = Outbox
-"""A client's connection as a table sees it: a queue it puts messages in, never awaits."""
+
+class Connection(Protocol):
+    """A client's connection as a table sees it: a queue it puts messages in, never awaits.
+    A socket on this node (:class:`~basra.server.outbox.Outbox`) or, in cluster mode, a
+    socket on another node (:class:`~basra.server.relay.RemoteConnection`)."""
+
+    closed: bool
+    close_after: tuple[int, str] | None
+    opened: float
+    queued: int
+
+    def put(self, message: ServerMessage | str) -> bool: ...
+
+    def close(self, reason: str, code: int = ..., *, flush: bool = False) -> None: ...
+
+    def delivered(self, count: int) -> bool: ...
 
 
 @dataclass(frozen=True, slots=True)
@@ -81,7 +95,14 @@ class Evict:
     """The lobby lets a finished table go: tell its connections, then stop."""
 
 
-Command = Attach | Detach | Incoming | BotMove | Join | FillBot | Evict | Stop
+@dataclass(frozen=True, slots=True)
+class Handover:
+    """Cluster mode: the table is not this node's any more (its lease was lost): close
+    every connection so that its client reconnects to the new owner, and stop, writing
+    nothing."""
+
+
+Command = Attach | Detach | Incoming | BotMove | Join | FillBot | Evict | Handover | Stop
 RematchHook = Callable[["Table"], Awaitable[str | None]]
 AbsentHook = Callable[["Table", list[str]], Awaitable[dict[str, str]]]
 """Called when a quick-match table is given up because matched players never came: with the

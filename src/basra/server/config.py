@@ -47,6 +47,14 @@ class Settings:
     db_url: str | None = None
     """None: SQLite in ``data_dir``; or a SQLAlchemy URL (``postgresql+asyncpg://...``)."""
     data_dir: Path | None = None
+    redis_url: str | None = None
+    """None: one process on its own; or ``redis://...``: cluster mode (docs/DEPLOY.md),
+    every node of the site sharing the database and this Redis."""
+    redis_prefix: str = "basra:"
+    """Where this site's keys start in Redis (two sites may share one Redis)."""
+    lease_seconds: float = 5.0
+    """A table lease's time to live in cluster mode: a dead node's tables are adopted by
+    the others within about this long and a second."""
     clock_seconds: float = 30.0
     """Time for a turn; at zero the seat's bot plays."""
     grace_seconds: float = 10.0

@@ -8,6 +8,7 @@ from dataclasses import dataclass
 from typing import Annotated
 
 from fastapi import Depends, Header
+from redis.asyncio import Redis
 from starlette.requests import HTTPConnection
 
 from basra.server.auth import token_hash
@@ -42,6 +43,8 @@ class Services:
     guards: Guards
     store: Store | None = None
     lobby: Lobby | None = None
+    redis: Redis | None = None
+    """Cluster mode's Redis client (None in one process on its own)."""
 
 
 def services(conn: HTTPConnection) -> Services:

@@ -34,6 +34,8 @@ STATUS: Mapping[str, int] = {
     "table/seat_taken": 409,
     "queue/matched": 409,
     "table/bad_options": 400,
+    "table/unavailable": 503,
+    "table/moved": 503,
     "server/internal": 500,
 }
 """HTTP status by error code; a code not listed answers :data:`DEFAULT_STATUS`, and an

@@ -21,8 +21,8 @@ from basra.errors import IllegalPlayError
 from basra.records import MatchRecord, to_json
 from basra.rules import find_variant
 from basra.seating import Seating
+from basra.server import metrics, snapshot
 from basra.server import seats as seating
-from basra.server import snapshot
 from basra.server.clock import Timers
 from basra.server.commands import Command
 from basra.server.config import Settings
@@ -62,6 +62,9 @@ class TableFlow:
         self.thinking = Thinking(self.inbox)
         self.task: asyncio.Task[None] | None = None
         self.rematch_table: str | None = None
+        self.turn_began: float | None = None
+        """A table rebuilt from the store: when its turn in play began (``time.time()``),
+        so that the clock goes on from its stored deadline."""
         self.finished_at: float | None = None
         """When the match ended (monotonic): the lobby evicts the table a while after."""
         now = time.monotonic()
@@ -200,7 +203,8 @@ class TableFlow:
 
     async def _play(self, seat: int, move: Play, after: Match, by_bot: bool) -> None:
         """Commit a checked play (``after``: the match the check made of it) to the store,
-        then apply it and broadcast."""
+        then apply it and broadcast (timed from here to the broadcast: ``/metrics``)."""
+        started = time.perf_counter()
         match = self.driver.match
         assert match.round is not None
         row = PlayRow(match.rounds_started, match.round.played + 1, seat, NAMES[move.card],
@@ -212,13 +216,16 @@ class TableFlow:
         self.version += 1
         if self.driver.match.winner is not None:
             await self._finish()
+            metrics.played(by_bot, started)
             return
         if not self.driver.match.in_round:
             self._broadcast()
+            metrics.played(by_bot, started)
             await self._prepare_round()
             return
         self._begin_turn()
-        self._broadcast()
+        self._broadcast_play(by_bot)
+        metrics.played(by_bot, started)
 
     # ------------------------------------------------------------------ the end
 
@@ -260,3 +267,8 @@ class TableFlow:
     def _broadcast(self) -> None:
         """Every connection gets its own seat's state; never awaits a socket."""
         self.audience.broadcast(self.seats, self.state_for, self.seeding)
+
+    def _broadcast_play(self, by_bot: bool) -> None:
+        """After a play that keeps the round going: every connection gets what the play
+        changed (``played``), not the whole state; never awaits a socket."""
+        self.audience.broadcast(self.seats, snapshot.played_for(self, by_bot), self.seeding)

@@ -10,17 +10,24 @@ import time
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field, replace
 from datetime import UTC, datetime
+from typing import TYPE_CHECKING, Any
 
 from basra.bots import LEVELS
 from basra.errors import BasraError
 from basra.rules import find_variant
+from basra.server import metrics
 from basra.server.auth import new_id, new_invite_code
-from basra.server.bot_pool import BotPool
-from basra.server.commands import FillBot, Join
+from basra.server.bot_pool import bot_service
+from basra.server.commands import FillBot, Handover, Join
 from basra.server.config import Settings
 from basra.server.errors import Refusal
+from basra.server.quick_queue import RedisQueue
+from basra.server.seats import SeatError
 from basra.server.table import Table
 from basra.store.base import PlayerRow, SeatRow, Store, TableKind, TableRow
+
+if TYPE_CHECKING:
+    from basra.server.cluster import Cluster
 
 log = logging.getLogger("basra.lobby")
 
@@ -50,6 +57,14 @@ class Ticket:
     matched_at: float | None = None
 
 
+def shared_ticket(ticket_id: str, player: PlayerRow, variant: str, table_id: str | None,
+                  since: float) -> Ticket:
+    """A ticket of cluster mode's shared queue as this node sees it (``since`` is a
+    ``time.time()``, made monotonic here)."""
+    return Ticket(ticket_id, player, variant, time.monotonic() - (time.time() - since),
+                  table_id=table_id)
+
+
 @dataclass(frozen=True, slots=True)
 class TableOptions:
     variant: str = "egyptian"
@@ -63,7 +78,7 @@ class Lobby:
     def __init__(self, store: Store, settings: Settings) -> None:
         self.store = store
         self.settings = settings
-        self.bots = BotPool(settings.bot_workers)
+        self.bots = bot_service(settings)
         """Where the live tables' searching bots think (worker processes)."""
         self.tables: dict[str, Table] = {}
         self.queues: dict[str, list[Ticket]] = {}
@@ -72,26 +87,82 @@ class Lobby:
         self.sweeper: asyncio.Task[None] | None = None
         self.evicted = 0
         """Tables let go since start (finished or abandoned, served from the store after)."""
+        self.cluster: Cluster | None = None
+        """Cluster mode's node (set by the app before the lobby starts), else None."""
+        self.adopting = asyncio.Lock()
+        self.queue: RedisQueue | None = None
+        """Cluster mode's quick-match queues (in Redis), else None: the ones here."""
 
     # ------------------------------------------------------------------ life
 
     async def restore(self) -> int:
-        """Rebuild and start every live table from the store (after a restart)."""
+        """Rebuild and start every live table from the store (after a restart). In
+        cluster mode a node takes only the tables nobody holds, as it goes (adoption)."""
+        if self.cluster is not None:
+            return 0
         count = 0
         for table_id in await self.store.live_tables():
-            table_log = await self.store.load(table_id)
-            if table_log is None:
-                continue
-            try:
-                table = Table.restore(table_log, self.store,
-                                      self._table_settings(table_log.table), self._rematch)
-            except Exception:
-                log.exception("table %s could not be restored", table_id)
-                await self.store.set_status(table_id, "abandoned")
-                continue
-            self._add(table)
-            count += 1
+            if await self._rebuild(table_id) is not None:
+                count += 1
         return count
+
+    async def _rebuild(self, table_id: str) -> Table | None:
+        """Rebuild a live table from its stored log and start it here."""
+        table_log = await self.store.load(table_id)
+        if table_log is None or table_log.table.status not in ("waiting", "playing"):
+            return None
+        try:
+            table = Table.restore(table_log, self.store,
+                                  self._table_settings(table_log.table), self._rematch)
+        except Exception:
+            log.exception("table %s could not be restored", table_id)
+            await self.store.set_status(table_id, "abandoned")
+            return None
+        self._add(table)
+        return table
+
+    async def adopt(self, table_id: str) -> Table | None:
+        """Cluster mode: take a live table nobody holds (its node died), rebuilt from the
+        store; None if another node has it or it is not live."""
+        assert self.cluster is not None
+        if table_id in self.tables:
+            return self.tables[table_id]
+        leases = self.cluster.leases
+        if not await leases.acquire(table_id):
+            return None
+        async with self.adopting:
+            if table_id in self.tables:
+                return self.tables[table_id]
+            table = await self._rebuild(table_id)
+        if table is None:
+            await leases.release(table_id)
+        else:
+            log.info("table %s adopted by node %s", table_id, self.cluster.node)
+        return table
+
+    async def drop(self, table_id: str) -> None:
+        """Cluster mode: the table is not this node's any more; stop it without writing and
+        close its connections (1012), so its clients reconnect to the new owner."""
+        table = self.tables.pop(table_id, None)
+        if table is None:
+            return
+        table.on_rematch = None
+        await table.stop(Handover())
+        if self.cluster is not None:
+            self.cluster.forget_table(table_id)
+            if self.cluster.leases.holds(table_id):
+                await self.cluster.leases.release(table_id)  # fenced by a write: anyone
+            else:                                           # may rebuild it from the log
+                self.cluster.leases.forget(table_id)
+
+    def join_cluster(self, cluster: Cluster) -> None:
+        """Cluster mode: tables are leased, quick match is shared through Redis."""
+        self.cluster = cluster
+        self.queue = RedisQueue(cluster.redis, self.settings, self._pair)
+
+    async def _pair(self, rival: PlayerRow, player: PlayerRow, variant: str) -> str:
+        table = await self._create("quick", TableOptions(variant=variant), [rival, player])
+        return table.row.id
 
     def start(self) -> None:
         """Start the sweeper: lapsed tickets and finished tables leave memory."""
@@ -140,6 +211,9 @@ class Lobby:
         table.on_rematch = None
         await table.evict()
         self.evicted += 1
+        if self.cluster is not None:
+            self.cluster.forget_table(table.row.id)
+            await self.cluster.leases.release(table.row.id)
 
     def _add(self, table: Table) -> None:
         table.on_absent = self._absent
@@ -169,6 +243,9 @@ class Lobby:
         bots_fill = kind == "bot" or rematch_of is not None
         rules = find_variant(options.variant)
         table_id = new_id()
+        if self.cluster is not None:  # a new id: nobody else can hold it
+            await self.cluster.leases.acquire(table_id)
+            metrics.lease_moved("acquired")
         seats = []
         for number in range(options.players):
             if number < len(humans):
@@ -221,23 +298,58 @@ class Lobby:
         code = invite_code.strip().upper()
         valid = code.isascii() and code.isalnum()  # nothing else is ever a code
         row = await self.store.table_by_code(code) if valid else None
-        table = self.tables.get(row.id) if row else None
+        missing = LobbyError("no open table has that invite code", "table/not_found")
+        if row is None:
+            raise missing
+        table = await self.live(row.id)
+        if isinstance(table, str):  # another node owns it
+            seat = await self._call(table, {"op": "join", "table": row.id,
+                                            "player": player.id,
+                                            "nickname": player.nickname})
+            return await self.any_table(row.id), seat
         if table is None:
-            raise LobbyError("no open table has that invite code", "table/not_found")
+            raise missing
         future: asyncio.Future[int] = asyncio.get_running_loop().create_future()
         await table.inbox.put(Join(player.id, player.nickname, future))
         return table, await asyncio.wait_for(future, 10)  # a SeatError as it is
 
     async def fill_bot(self, player: PlayerRow, table_id: str, seat: int | None,
                        level: str) -> int:
-        table = self.tables.get(table_id)
-        if table is None:
-            raise LobbyError("no such table", "table/not_found")
         if level not in LEVELS:
             raise LobbyError(f"unknown bot level {level!r}", "table/bad_options")
+        table = await self.live(table_id) if len(table_id) <= 64 else None
+        if isinstance(table, str):  # another node owns it
+            return await self._call(table, {"op": "fill_bot", "table": table_id,
+                                            "seat": seat, "level": level,
+                                            "player": player.id})
+        if table is None:
+            raise LobbyError("no such table", "table/not_found")
         future: asyncio.Future[int] = asyncio.get_running_loop().create_future()
         await table.inbox.put(FillBot(seat, level, player.id, future))
         return await asyncio.wait_for(future, 10)  # a SeatError as it is
+
+    async def live(self, table_id: str) -> Table | str | None:
+        """The live table if this node runs it; in cluster mode the id of the node that
+        does (a table nobody holds is adopted here first); None if it is not live."""
+        table = self.tables.get(table_id)
+        if table is not None or self.cluster is None:
+            return table
+        owner = await self.cluster.owner(table_id)
+        if owner is None:
+            return await self.adopt(table_id)
+        return owner if owner != self.cluster.node else self.tables.get(table_id)
+
+    async def _call(self, owner: str, message: dict[str, Any]) -> int:
+        """A seating asked of the node that owns the table: its seat, or its refusal."""
+        assert self.cluster is not None
+        try:
+            answer = await self.cluster.call(owner, message)
+        except TimeoutError:
+            raise LobbyError("the table's server did not answer: try again",
+                             "table/unavailable") from None
+        if "error" in answer:
+            raise SeatError(str(answer.get("message", "")), str(answer["error"]))
+        return int(answer["seat"])
 
     async def _rematch(self, old: Table) -> str | None:
         """A new table with the same people and bots, seats turned by one."""
@@ -261,6 +373,9 @@ class Lobby:
     async def quick_match(self, player: PlayerRow, variant: str) -> Ticket:
         self.check_options(TableOptions(variant=variant))
         name = find_variant(variant).name
+        if self.queue is not None:
+            ticket_id, table_id, since = await self.queue.join(player, name)
+            return shared_ticket(ticket_id, player, name, table_id, since)
         async with self.lock:
             queue = self.queues.setdefault(name, [])
             for ticket in queue:
@@ -299,6 +414,13 @@ class Lobby:
         once. Returns their new ticket ids by player id."""
         out: dict[str, str] = {}
         now = time.monotonic()
+        if self.queue is not None:
+            since = time.time() - self.settings.quick_match_bot_offer_seconds
+            for seat in table.seats:
+                if seat.player_id in present:
+                    player = PlayerRow(seat.player_id, seat.nickname or "", datetime.now(UTC))
+                    out[player.id] = await self.queue.requeue(player, table.row.variant, since)
+            return out
         async with self.lock:
             for seat in table.seats:
                 if seat.player_id not in present:
@@ -311,7 +433,12 @@ class Lobby:
                 out[player.id] = ticket.id
         return out
 
-    def ticket(self, ticket_id: str, player: PlayerRow) -> Ticket:
+    async def ticket(self, ticket_id: str, player: PlayerRow) -> Ticket:
+        if self.queue is not None:
+            found = await self.queue.find(ticket_id, player.id)
+            if found is not None:
+                return shared_ticket(ticket_id, player, *found)
+            raise LobbyError("no such quick-match ticket", "queue/not_found")
         ticket = self.tickets.get(ticket_id)
         if ticket is None or ticket.player.id != player.id:
             raise LobbyError("no such quick-match ticket", "queue/not_found")
@@ -326,6 +453,9 @@ class Lobby:
         if not self.bot_offered(ticket):
             offer_at = ticket.since + self.settings.quick_match_bot_offer_seconds
             deadline = min(deadline, offer_at + 0.01)
+        if self.queue is not None:
+            ticket.table_id = await self.queue.wait(ticket.id, deadline, gone)
+            return
         ticket.polls += 1
         try:
             while not ticket.matched.is_set():
@@ -345,17 +475,28 @@ class Lobby:
                 >= self.settings.quick_match_bot_offer_seconds)
 
     async def take_bot(self, ticket: Ticket, level: str) -> Table:
-        async with self.lock:
-            if ticket.table_id is not None:
-                raise LobbyError("you were matched with a player already", "queue/matched")
-            self._leave(ticket)
+        matched = LobbyError("you were matched with a player already", "queue/matched")
+        if self.queue is not None:
+            if ticket.table_id is not None or not await self.queue.claim(ticket.id,
+                                                                         ticket.variant):
+                raise matched
+        else:
+            async with self.lock:
+                if ticket.table_id is not None:
+                    raise matched
+                self._leave(ticket)
         table = await self.play_bot(ticket.player, TableOptions(ticket.variant, bot_level=level))
+        if self.queue is not None:
+            await self.queue.matched(ticket.id, table.row.id)
         ticket.table_id = table.row.id
         ticket.matched_at = time.monotonic()
         ticket.matched.set()
         return table
 
     async def leave(self, ticket: Ticket) -> None:
+        if self.queue is not None:
+            await self.queue.leave(ticket.id, ticket.variant)
+            return
         async with self.lock:
             self._leave(ticket)
             self.tickets.pop(ticket.id, None)

@@ -6,6 +6,11 @@ import argparse
 import contextlib
 import ipaddress
 import logging
+import multiprocessing
+import os
+import signal
+import socket
+import time
 from collections.abc import Sequence
 from dataclasses import replace
 from pathlib import Path
@@ -15,6 +20,7 @@ from fastapi import FastAPI
 
 from basra.cliargs import OneLineParser, seconds, whole_number
 from basra.server.app import create_app
+from basra.server.bot_pool import watch_parent
 from basra.server.config import Limits, Settings
 from basra.server.listen import listening_socket
 from basra.server.logs import setup_logging
@@ -51,9 +57,18 @@ def build_parser() -> argparse.ArgumentParser:
                         help="a reverse proxy (address or CIDR network) whose "
                              "X-Forwarded-For names the client; repeat for several "
                              "(default: none, the header is ignored)")
-    parser.add_argument("--bot-workers", type=whole_number(1), default=None, metavar="N",
+    parser.add_argument("--bot-workers", type=whole_number(0), default=None, metavar="N",
                         help="worker processes where searching bots (hard) think "
-                             "(default: one per core)")
+                             "(default: one per core, shared by --workers; 0, in cluster "
+                             "mode: none here, basra bot-worker processes think)")
+    parser.add_argument("--redis", metavar="URL", default=None,
+                        help="cluster mode: this Redis (redis://host:6379/0) joins every "
+                             "node of the site; with a shared --db (PostgreSQL)")
+    parser.add_argument("--redis-prefix", default="basra:", metavar="TEXT",
+                        help="where the site's keys start in Redis (default basra:)")
+    parser.add_argument("--workers", type=whole_number(1), default=1, metavar="N",
+                        help="run N server processes on this address (cluster mode: "
+                             "needs --redis; default 1)")
     parser.add_argument("--no-limits", action="store_true",
                         help="no per-address limits (load tests on loopback only)")
     parser.add_argument("--log-level", default="info",
@@ -69,7 +84,8 @@ def settings_from(args: argparse.Namespace) -> Settings:
                     bot_delay_seconds=args.bot_delay,
                     quick_match_bot_offer_seconds=args.bot_offer,
                     rematch_window_seconds=args.rematch_window, limits=limits,
-                    bot_workers=args.bot_workers)
+                    bot_workers=args.bot_workers, redis_url=args.redis,
+                    redis_prefix=args.redis_prefix)
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -83,17 +99,75 @@ def main(argv: Sequence[str] | None = None) -> int:
             parser.error(f"--trusted-proxy: {proxy!r} is not an address or network")
         proxies.append(str(network) if "/" in proxy else proxy)
     args.trusted_proxy = proxies
+    if args.bot_workers == 0 and not args.redis:
+        parser.error("--bot-workers 0 needs --redis (basra bot-worker processes then "
+                     "think for the site)")
+    if args.bot_workers is None and args.workers > 1:  # the cores, shared by the nodes
+        args.bot_workers = max(1, (os.cpu_count() or 1) // args.workers)
+    if args.workers > 1 and not args.redis:
+        parser.error("--workers N runs a cluster on this machine: it needs --redis URL "
+                     "(and a shared --db, PostgreSQL)")
     setup_logging(args.log_level)
+    if args.redis and not (args.db or "").startswith("postgresql"):
+        log.warning("cluster mode on SQLite: every node must reach the same file; "
+                    "PostgreSQL is the cluster's database")
     settings = settings_from(args)
     try:
         sock = listening_socket(args.host, args.port, settings)
     except OSError as exc:
         parser.error(f"cannot listen on {args.host}:{args.port}: {exc.strerror or exc}")
     log.info("serving on http://%s:%d", args.host, args.port)
-    server = uvicorn.Server(server_config(create_app(settings), args.log_level))
+    if args.workers > 1:
+        return supervise(args.workers, settings, sock, args.log_level)
+    run_node(settings, sock, args.log_level)
+    return 0
+
+
+def run_node(settings: Settings, sock: socket.socket, log_level: str,
+             parent: int | None = None) -> None:
+    """One server process on ``sock`` until it is stopped (SIGINT, SIGTERM), or until
+    its ``parent`` (the supervisor of ``--workers``) is gone."""
+    if parent is not None:
+        watch_parent(parent)
+    setup_logging(log_level)
+    server = uvicorn.Server(server_config(create_app(settings), log_level))
     # uvicorn raises a captured Ctrl-C or SIGINT again once it has shut down cleanly
     with contextlib.suppress(KeyboardInterrupt):
         server.run(sockets=[sock])
+
+
+def supervise(workers: int, settings: Settings, sock: socket.socket, log_level: str) -> int:
+    """``--workers N``: N node processes share the listening socket (the kernel spreads
+    the connections); one that dies is started again; SIGINT or SIGTERM stops them all."""
+    context = multiprocessing.get_context("spawn")
+    stopping = False
+
+    def start() -> multiprocessing.process.BaseProcess:
+        process = context.Process(target=run_node,
+                                  args=(settings, sock, log_level, os.getpid()),
+                                  name="basra node")
+        process.start()
+        return process
+
+    def stop(_signum: int, _frame: object) -> None:
+        nonlocal stopping
+        stopping = True
+
+    signal.signal(signal.SIGTERM, stop)
+    signal.signal(signal.SIGINT, stop)
+    nodes = [start() for _ in range(workers)]
+    while not stopping:
+        time.sleep(0.5)
+        for i, node in enumerate(nodes):
+            if not node.is_alive() and not stopping:
+                log.warning("node process %s ended (exit %s): starting another", node.pid,
+                            node.exitcode)
+                nodes[i] = start()
+    for node in nodes:
+        if node.pid is not None and node.is_alive():
+            os.kill(node.pid, signal.SIGTERM)
+    for node in nodes:
+        node.join(30)
     return 0
 
 

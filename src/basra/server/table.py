@@ -30,6 +30,7 @@ from basra.server.commands import (
     Detach,
     Evict,
     FillBot,
+    Handover,
     Incoming,
     Join,
     RematchHook,
@@ -49,6 +50,23 @@ from basra.server.seats import Seat, SeatError, make_seat, seat_of, seat_of_play
 from basra.store.base import SeatRow, Store, StoreError, TableLog, TableRow
 
 log = logging.getLogger("basra.table")
+
+RESUME_LEAST = 5.0
+"""Seconds a rebuilt table's player to move has at least, whatever their stored clock says."""
+
+MOVED_CODE = 1012
+"""Close code of a connection whose table moved to another node (cluster mode)."""
+
+
+def turn_began(log_: TableLog) -> float | None:
+    """When (``time.time()``) the turn of a stored round in play began: its last play was
+    stored then, or the round started then."""
+    if not log_.rounds or log_.rounds[-1].client_seed is None:
+        return None
+    last = log_.rounds[-1]
+    plays = [p.created_at for p in log_.plays if p.round_number == last.number]
+    moment = plays[-1] if plays else last.started_at
+    return None if moment is None else moment.timestamp()
 
 
 class Table(TableFlow):
@@ -86,6 +104,7 @@ class Table(TableFlow):
             seat.arrived = True
         if table.status == "finished":
             table.finished_at = time.monotonic()
+        table.turn_began = turn_began(log_)
         return table
 
     # ------------------------------------------------------------------ the actor
@@ -97,7 +116,7 @@ class Table(TableFlow):
         """Close every connection with a ``closed`` message, then stop the actor."""
         await self.stop(Evict())
 
-    async def stop(self, command: Stop | Evict | None = None) -> None:
+    async def stop(self, command: Stop | Evict | Handover | None = None) -> None:
         if self.task is None:
             return
         await self.inbox.put(command or Stop())
@@ -123,9 +142,11 @@ class Table(TableFlow):
                     log.exception("table %s: a timer failed", self.row.id)
                     await asyncio.sleep(1.0)
                 continue
-            if isinstance(command, Stop | Evict):
+            if isinstance(command, Stop | Evict | Handover):
                 if isinstance(command, Evict):
                     self._evict()
+                elif isinstance(command, Handover):
+                    self._hand_over()
                 return
             try:
                 await self._handlers[type(command)](command)
@@ -169,12 +190,25 @@ class Table(TableFlow):
             await self._finish()
         elif self.driver.match.in_round:
             self._begin_turn()
+            self._resume_clock()
             self._broadcast()
         elif self.driver.pending is not None:
             self._open_seeding()
             self._broadcast()
         else:
             await self._prepare_round()
+
+    def _resume_clock(self) -> None:
+        """A rebuilt table's turn clock goes on from its stored deadline (the turn began
+        when the last play or the round's start was stored), with at least
+        ``RESUME_LEAST`` seconds so that the player can reconnect and see their hand."""
+        began, self.turn_began = self.turn_began, None
+        if self.timers.turn is None or began is None:
+            return
+        left = began + self.settings.clock_seconds - time.time()
+        least = min(RESUME_LEAST, self.settings.clock_seconds)
+        self.timers.turn = time.monotonic() + max(least, min(left,
+                                                             self.settings.clock_seconds))
 
     # ------------------------------------------------------------------ commands
 
@@ -290,6 +324,8 @@ class Table(TableFlow):
             await self._part(seat, message)
         elif message.type == "ping":
             self.audience.send(conn, Pong(self.version))
+        elif message.type == "sync":  # a client that could not apply a played message
+            self.audience.send(conn, self.state_for(None if seat is None else seat.number))
         elif message.type == "ready":
             if seat is None:
                 raise ProtocolError("spectators are never waited for", "ready/not_seated")
@@ -349,6 +385,12 @@ class Table(TableFlow):
         for conn in self.audience.connections(self.seats):
             conn.put(closing)
             conn.close("table closed", code=1000, flush=True)
+
+    def _hand_over(self) -> None:
+        """Close every connection with "service restart" (1012): each client reconnects
+        and reaches the table's new owner."""
+        for conn in self.audience.connections(self.seats):
+            conn.close("the table moved to another node", code=MOVED_CODE)
 
     async def _rematch_vote(self, seat: Seat | None) -> None:
         if seat is None:

@@ -27,8 +27,9 @@ import contextlib
 import re
 import sqlite3
 import time
-from collections.abc import AsyncIterator, Callable, Iterable, Sequence
+from collections.abc import AsyncIterator, Awaitable, Callable, Iterable, Sequence
 from contextlib import AbstractAsyncContextManager, asynccontextmanager, nullcontext
+from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any, TypeVar
@@ -84,6 +85,37 @@ READ_ONLY = "basra_read_only"
 PING_TIMEOUT = 5.0
 LIVE: tuple[TableStatus, ...] = ("waiting", "playing")
 R = TypeVar("R")
+
+CommitHook = Callable[[str, float], None]
+"""Told of each committed write: its operation (:func:`operation_of`) and its seconds."""
+COMMIT_HOOKS: list[CommitHook] = []
+"""Who times every store's commits (the server's metrics add theirs on import); the
+store itself imports nothing of the server."""
+
+
+def operation_of(what: str) -> str:
+    """A write's kind, from what it does: its first two words that are not numbers.
+
+    >>> operation_of("set seat 2 of table t1"), operation_of("store 3 plays")
+    ('set seat', 'store plays')
+    """
+    return " ".join([word for word in what.split() if not word.isdigit()][:2])
+
+
+WriteOp = Callable[[AsyncConnection], Awaitable[R]]
+"""A write's statements, run inside a transaction the store opens and commits."""
+
+
+@dataclass(frozen=True, slots=True)
+class Pending:
+    """A write waiting for the next group commit: its statements (``op``) or a play."""
+
+    what: str
+    op: WriteOp[Any] | None
+    play: tuple[str, PlayRow] | None
+    future: asyncio.Future[Any]
+    asked: float
+    """When it was asked for (``time.perf_counter()``)."""
 
 
 # ---------------------------------------------------------------------------------------
@@ -193,7 +225,7 @@ class SqlStore(Store):
         self._engine: AsyncEngine | None = None
         self._writer: AbstractAsyncContextManager[Any] = (
             asyncio.Lock() if database.is_sqlite else nullcontext())
-        self._pending: list[tuple[str, PlayRow, asyncio.Future[None]]] = []
+        self._pending: list[Pending] = []
         self._flusher: asyncio.Task[None] | None = None
 
     def __repr__(self) -> str:
@@ -256,6 +288,65 @@ class SqlStore(Store):
         except (SQLAlchemyError, OSError) as error:
             raise StoreError(f"cannot {what}: {reason(error)}") from error
 
+    async def _batched(self, what: str, op: WriteOp[R]) -> R:
+        """Run the write ``op`` in the next group commit; returns its result once committed
+        (see :meth:`_flush`)."""
+        future: asyncio.Future[Any] = asyncio.get_running_loop().create_future()
+        self._pending.append(Pending(what, op, None, future, time.perf_counter()))
+        self._flush_soon()
+        result: R = await future
+        return result
+
+    def _flush_soon(self) -> None:
+        if self._flusher is None or self._flusher.done():
+            self._flusher = asyncio.create_task(self._flush())
+
+    async def _flush(self) -> None:
+        """Group commit: every write asked for while the last transaction ran goes in the
+        next one (in the order asked; the plays together in one statement), so that one
+        commit and one disk flush serve them all. If the transaction is refused, each
+        write is done again alone, so that each caller learns its own outcome."""
+        while self._pending:
+            batch, self._pending = self._pending, []
+            results: list[Any] = []
+            try:
+                async with self._write(f"store {len(batch)} writes") as connection:
+                    for item in batch:
+                        results.append(None if item.op is None else await item.op(connection))
+                    rows = [play_values(*item.play) for item in batch if item.play]
+                    if rows:
+                        await connection.execute(insert(plays), rows)
+            except Exception:  # one of them is refused (a duplicate?): one by one
+                for item in batch:
+                    await self._alone(item)
+                continue
+            for item, result in zip(batch, results, strict=True):
+                self._done(item, result)
+
+    async def _alone(self, item: Pending) -> None:
+        result: Any = None
+        try:
+            if item.play is not None:
+                await self._add_play_alone(*item.play)
+            else:
+                assert item.op is not None
+                async with self._write(item.what) as connection:
+                    result = await item.op(connection)
+        except Exception as error:
+            if not item.future.done():
+                item.future.set_exception(error)
+            return
+        self._done(item, result)
+
+    @staticmethod
+    def _done(item: Pending, result: Any) -> None:
+        if COMMIT_HOOKS:
+            operation, seconds = operation_of(item.what), time.perf_counter() - item.asked
+            for hook in COMMIT_HOOKS:
+                hook(operation, seconds)
+        if not item.future.done():
+            item.future.set_result(result)
+
     @asynccontextmanager
     async def _read(self) -> AsyncIterator[AsyncConnection]:
         """A read-only transaction that sees the database as of one moment."""
@@ -288,10 +379,13 @@ class SqlStore(Store):
 
     async def create_player(self, player_id: str, nickname: str, token_hash: str) -> PlayerRow:
         row = PlayerRow(player_id, nickname, now())
-        async with self._write(f"create player {player_id}") as connection:
+
+        async def op(connection: AsyncConnection) -> None:
             await connection.execute(insert(players).values(
                 id=row.id, nickname=row.nickname, token_hash=token_hash,
                 created_at=row.created_at))
+
+        await self._batched(f"create player {player_id}", op)
         return row
 
     async def player_by_token(self, token_hash: str) -> PlayerRow | None:
@@ -304,11 +398,14 @@ class SqlStore(Store):
 
     async def create_table(self, table: TableRow, seats: list[SeatRow]) -> None:
         values = table_values(table)
-        async with self._write(f"create table {table.id}") as connection:
+
+        async def op(connection: AsyncConnection) -> None:
             await connection.execute(insert(tables).values(values))
             if seats:
                 await connection.execute(insert(table_seats),
                                          [seat_values(table.id, seat) for seat in seats])
+
+        await self._batched(f"create table {table.id}", op)
 
     async def table(self, table_id: str) -> TableRow | None:
         return await self._find(tables, tables.c.id == table_id, table_row)
@@ -327,17 +424,21 @@ class SqlStore(Store):
         await self._update_table(table_id, status="finished", result=result, finished_at=now())
 
     async def _update_table(self, table_id: str, **values: Any) -> None:
-        async with self._write(f"update table {table_id}") as connection:
+        async def op(connection: AsyncConnection) -> None:
             done = await connection.execute(
                 update(tables).where(tables.c.id == table_id).values(**values))
             if done.rowcount == 0:
                 raise StoreError(f"no table {table_id}")
 
+        await self._batched(f"update table {table_id}", op)
+
     async def set_seat(self, table_id: str, seat: SeatRow) -> None:
         key = (table_seats.c.table_id == table_id) & (table_seats.c.seat == seat.seat)
-        async with self._write(f"set seat {seat.seat} of table {table_id}") as connection:
+        async def op(connection: AsyncConnection) -> None:
             await connection.execute(delete(table_seats).where(key))
             await connection.execute(insert(table_seats).values(seat_values(table_id, seat)))
+
+        await self._batched(f"set seat {seat.seat} of table {table_id}", op)
 
     async def live_tables(self) -> list[str]:
         query = (select(tables.c.id).where(tables.c.status.in_(LIVE))
@@ -364,62 +465,43 @@ class SqlStore(Store):
 
     async def add_round(self, table_id: str, number: int, server_seed: str,
                         commitment: str) -> None:
-        async with self._write(f"add round {number} to table {table_id}") as connection:
+        async def op(connection: AsyncConnection) -> None:
             await connection.execute(insert(rounds).values(
                 table_id=table_id, number=number, server_seed=server_seed,
                 commitment=commitment, client_seed=None, started_at=None))
+
+        await self._batched(f"add round {number} to table {table_id}", op)
 
     async def start_round(self, table_id: str, number: int, client_seed: str) -> None:
         """Fix the client seed once; starting again with the same seed changes nothing,
         with another one is refused (the deck is already determined)."""
         key = (rounds.c.table_id == table_id) & (rounds.c.number == number)
-        async with self._write(f"start round {number} of table {table_id}") as connection:
+
+        async def op(connection: AsyncConnection) -> None:
             done = await connection.execute(
                 update(rounds).where(key, rounds.c.client_seed.is_(None))
                 .values(client_seed=client_seed, started_at=now()))
             if done.rowcount == 1:
                 return
             stored = (await connection.execute(select(rounds.c.client_seed).where(key))).first()
-        if stored is None:
-            raise StoreError(f"no round {number} in table {table_id}")
-        if stored.client_seed != client_seed:
-            raise StoreError(f"round {number} of table {table_id} has already started "
-                             "with another client seed")
+            if stored is None:
+                raise StoreError(f"no round {number} in table {table_id}")
+            if stored.client_seed != client_seed:
+                raise StoreError(f"round {number} of table {table_id} has already started "
+                                 "with another client seed")
+
+        await self._batched(f"start round {number} of table {table_id}", op)
 
     async def add_play(self, table_id: str, play: PlayRow) -> None:
         """Append a play, durably, before returning. Plays stored at the same moment by
-        different tables are committed together in one transaction (group commit), so one
-        disk flush serves them all; each caller still returns only after its own commit."""
-        future: asyncio.Future[None] = asyncio.get_running_loop().create_future()
-        self._pending.append((table_id, play, future))
-        if self._flusher is None or self._flusher.done():
-            self._flusher = asyncio.create_task(self._flush_plays())
+        different tables are committed together in one statement of one transaction
+        (group commit, :meth:`_flush`); each caller returns only after its own commit."""
+        future: asyncio.Future[Any] = asyncio.get_running_loop().create_future()
+        self._pending.append(Pending(
+            f"store play {play.index} of round {play.round_number} of table {table_id}",
+            None, (table_id, play), future, time.perf_counter()))
+        self._flush_soon()
         await future
-
-    async def _flush_plays(self) -> None:
-        """Commit queued plays, a batch a transaction, until the queue is empty."""
-        while self._pending:
-            batch, self._pending = self._pending, []
-            try:
-                async with self._write(f"store {len(batch)} plays") as connection:
-                    await connection.execute(
-                        insert(plays), [play_values(t, p) for t, p, _ in batch])
-            except StoreError:
-                # One of them is refused (a duplicate?): store them one by one instead,
-                # so that each caller learns its own outcome.
-                for table_id, play, future in batch:
-                    try:
-                        await self._add_play_alone(table_id, play)
-                    except StoreError as error:
-                        if not future.done():
-                            future.set_exception(error)
-                    else:
-                        if not future.done():
-                            future.set_result(None)
-                continue
-            for _, _, future in batch:
-                if not future.done():
-                    future.set_result(None)
 
     async def _add_play_alone(self, table_id: str, play: PlayRow) -> None:
         values = play_values(table_id, play)

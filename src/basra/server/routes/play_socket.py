@@ -8,9 +8,11 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import time
+from collections.abc import Awaitable, Callable
 
 from fastapi import APIRouter, WebSocket, WebSocketDisconnect
 
+from basra.server.auth import new_id
 from basra.server.commands import Attach, Detach, Incoming
 from basra.server.deps import get_guards, get_lobby, get_settings, get_store, player_of
 from basra.server.errors import error_response
@@ -18,7 +20,12 @@ from basra.server.limits import TokenBucket, address_key, client_address
 from basra.server.lobby import LobbyError
 from basra.server.messages import Closed, Error, ServerMessage, Welcome, encode
 from basra.server.outbox import Outbox
-from basra.server.protocol import ProtocolError, error_message, parse_client_message
+from basra.server.protocol import (
+    ClientMessage,
+    ProtocolError,
+    error_message,
+    parse_client_message,
+)
 from basra.server.table import Table
 from basra.store.base import PlayerRow
 
@@ -37,12 +44,15 @@ async def table_socket(websocket: WebSocket, table_id: str,
         return
     try:
         await websocket.accept()
-        table = get_lobby(websocket).table(table_id)
+        lobby = get_lobby(websocket)
         player = await player_of(get_store(websocket), token)
-        if table is None:
+        table = await lobby.live(table_id) if len(table_id) <= 64 else None
+        if isinstance(table, str):  # cluster mode: another node owns it
+            await _forward(websocket, table_id, table, player.id if player else None)
+        elif table is None:
             await _from_store(websocket, table_id, player)
-            return
-        await _play(websocket, table, player.id if player else None)
+        else:
+            await _play(websocket, table, player.id if player else None)
     finally:
         sockets.release(address)
 
@@ -76,7 +86,11 @@ async def _play(websocket: WebSocket, table: Table, player_id: str | None) -> No
                     stall_seconds=settings.stall_seconds)
     await table.inbox.put(Attach(outbox, player_id))  # before any message of its own
     writer = asyncio.create_task(outbox.run())
-    reader = asyncio.create_task(_read(websocket, table, outbox))
+
+    async def deliver(message: ClientMessage, _text: str) -> None:
+        await table.inbox.put(Incoming(outbox, message))
+
+    reader = asyncio.create_task(_read(websocket, outbox, deliver))
     actor = table.task
     watched = {reader, writer} | ({actor} if actor is not None else set())
     try:
@@ -107,7 +121,41 @@ async def _play(websocket: WebSocket, table: Table, player_id: str | None) -> No
                 await asyncio.wait_for(websocket.close(), 1.0)
 
 
-async def _read(websocket: WebSocket, table: Table, outbox: Outbox) -> None:
+async def _forward(websocket: WebSocket, table_id: str, owner: str,
+                   player_id: str | None) -> None:
+    """Cluster mode: a socket here for a table another node owns. What the client sends
+    is checked and rate-limited here and passed on; what the owner sends comes back to
+    this socket's outbox (:mod:`basra.server.cluster`)."""
+    settings = get_settings(websocket)
+    cluster = get_lobby(websocket).cluster
+    assert cluster is not None
+    outbox = Outbox(websocket, limit=settings.send_queue_limit,
+                    stall_seconds=settings.stall_seconds)
+    entry = cluster.forward(new_id(), table_id, owner, outbox, player_id)
+
+    async def deliver(_message: ClientMessage, text: str) -> None:
+        cluster.pass_on(entry, text)
+
+    writer = asyncio.create_task(outbox.run())
+    reader = asyncio.create_task(_read(websocket, outbox, deliver))
+    try:
+        await asyncio.wait([reader, writer], return_when=asyncio.FIRST_COMPLETED)
+    finally:
+        for task in (reader, writer):
+            task.cancel()
+        await asyncio.gather(reader, writer, return_exceptions=True)
+        cluster.unforward(entry)
+        closing = outbox.closing
+        outbox.closed = True
+        with contextlib.suppress(Exception):
+            if closing is not None:
+                await asyncio.wait_for(asyncio.shield(closing), settings.stall_seconds + 1)
+            else:
+                await asyncio.wait_for(websocket.close(), 1.0)
+
+
+async def _read(websocket: WebSocket, outbox: Outbox,
+                deliver: Callable[[ClientMessage, str], Awaitable[None]]) -> None:
     limits = get_settings(websocket).limits
     bucket = TokenBucket(limits.messages_per_second, limits.message_burst)
     # Dropped messages drain this one: flood_close drops within 10 s close the socket,
@@ -138,4 +186,4 @@ async def _read(websocket: WebSocket, table: Table, outbox: Outbox) -> None:
             except ProtocolError as exc:
                 outbox.put(error_message(exc))
                 continue
-            await table.inbox.put(Incoming(outbox, message))
+            await deliver(message, raw if isinstance(raw, str) else raw.decode("utf-8", "replace"))

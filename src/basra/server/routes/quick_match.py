@@ -36,7 +36,7 @@ async def quick(body: QuickIn, player: Player, request: Request,
 @router.get("/api/quick-match/{ticket_id}")
 async def quick_wait(ticket_id: str, player: Player, request: Request, lobby: LobbyDep,
                      wait: float = 0) -> dict[str, Any]:
-    ticket = lobby.ticket(ticket_id, player)
+    ticket = await lobby.ticket(ticket_id, player)
     if ticket.table_id is None:
         await lobby.wait(ticket, wait, request.is_disconnected)
     return ticket_out(ticket.id, ticket.table_id, lobby.bot_offered(ticket))
@@ -46,12 +46,12 @@ async def quick_wait(ticket_id: str, player: Player, request: Request, lobby: Lo
 async def quick_bot(ticket_id: str, body: BotOfferIn, player: Player, request: Request,
                     lobby: LobbyDep) -> dict[str, Any]:
     limit(request, "tables")
-    ticket = lobby.ticket(ticket_id, player)
+    ticket = await lobby.ticket(ticket_id, player)
     table = await lobby.take_bot(ticket, body.level)
     return ticket_out(ticket.id, table.row.id, False)
 
 
 @router.delete("/api/quick-match/{ticket_id}")
 async def quick_leave(ticket_id: str, player: Player, lobby: LobbyDep) -> dict[str, Any]:
-    await lobby.leave(lobby.ticket(ticket_id, player))
+    await lobby.leave(await lobby.ticket(ticket_id, player))
     return {"left": True}

@@ -1,0 +1,140 @@
+"""The fence of cluster mode: a node writes a table's rounds and plays only while it holds
+the table's lease.
+
+:class:`FencedStore` stands in front of the node's store. Every write about a table asks
+:meth:`~basra.server.leases.Leases.holds` first and is refused with :class:`LeaseLost` when
+the lease is not certainly this node's; a write the database refuses because another node
+wrote first (the unique (table, round, index) key of a play, the (table, number) key of a
+round) is refused the same way. Either way the node is told (``on_fenced``) and lets the
+table go: its owner is someone else, or it rebuilds the table from the store.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from basra.server.leases import Leases
+from basra.store.base import (
+    DuplicatePlay,
+    HistoryRow,
+    PlayerRow,
+    PlayRow,
+    SeatRow,
+    Store,
+    StoreError,
+    TableLog,
+    TableRow,
+    TableStatus,
+)
+
+
+class LeaseLost(StoreError):
+    """A write for a table whose lease this node does not hold (or lost to a writer)."""
+
+
+class FencedStore(Store):
+    """A store whose table writes are fenced by this node's leases."""
+
+    def __init__(self, inner: Store, leases: Leases,
+                 on_fenced: Callable[[str], None]) -> None:
+        self.inner = inner
+        self.leases = leases
+        self.on_fenced = on_fenced
+        self.refused = 0
+        """Writes refused since start (for the logs and the tests)."""
+
+    def _check(self, table_id: str) -> None:
+        if not self.leases.holds(table_id):
+            self.refused += 1
+            self.on_fenced(table_id)
+            raise LeaseLost(f"table {table_id}: this node does not hold its lease")
+
+    def _conflict(self, table_id: str, error: StoreError) -> LeaseLost:
+        self.refused += 1
+        self.on_fenced(table_id)
+        return LeaseLost(f"table {table_id}: another node wrote first ({error})")
+
+    # ------------------------------------------------------------------ unfenced
+
+    async def open(self) -> None:
+        await self.inner.open()
+
+    async def close(self) -> None:
+        await self.inner.close()
+
+    async def ping(self) -> bool:
+        return await self.inner.ping()
+
+    async def create_player(self, player_id: str, nickname: str, token_hash: str) -> PlayerRow:
+        return await self.inner.create_player(player_id, nickname, token_hash)
+
+    async def player_by_token(self, token_hash: str) -> PlayerRow | None:
+        return await self.inner.player_by_token(token_hash)
+
+    async def player(self, player_id: str) -> PlayerRow | None:
+        return await self.inner.player(player_id)
+
+    async def table(self, table_id: str) -> TableRow | None:
+        return await self.inner.table(table_id)
+
+    async def table_by_code(self, invite_code: str) -> TableRow | None:
+        return await self.inner.table_by_code(invite_code)
+
+    async def rematch_of(self, table_id: str) -> str | None:
+        return await self.inner.rematch_of(table_id)
+
+    async def live_tables(self) -> list[str]:
+        return await self.inner.live_tables()
+
+    async def load(self, table_id: str) -> TableLog | None:
+        return await self.inner.load(table_id)
+
+    async def history(self, player_id: str, limit: int = 50) -> list[HistoryRow]:
+        return await self.inner.history(player_id, limit)
+
+    # ------------------------------------------------------------------ fenced
+
+    async def create_table(self, table: TableRow, seats: list[SeatRow]) -> None:
+        self._check(table.id)
+        await self.inner.create_table(table, seats)
+
+    async def set_status(self, table_id: str, status: TableStatus) -> None:
+        self._check(table_id)
+        await self.inner.set_status(table_id, status)
+
+    async def set_seat(self, table_id: str, seat: SeatRow) -> None:
+        self._check(table_id)
+        await self.inner.set_seat(table_id, seat)
+
+    async def finish_table(self, table_id: str, result: dict[str, Any]) -> None:
+        self._check(table_id)
+        await self.inner.finish_table(table_id, result)
+
+    async def add_round(self, table_id: str, number: int, server_seed: str,
+                        commitment: str) -> None:
+        self._check(table_id)
+        try:
+            await self.inner.add_round(table_id, number, server_seed, commitment)
+        except StoreError as error:
+            if await self._round_exists(table_id, number):
+                raise self._conflict(table_id, error) from error
+            raise
+
+    async def start_round(self, table_id: str, number: int, client_seed: str) -> None:
+        self._check(table_id)
+        try:
+            await self.inner.start_round(table_id, number, client_seed)
+        except StoreError as error:  # started with another seed: another node did it
+            raise self._conflict(table_id, error) from error
+
+    async def add_play(self, table_id: str, play: PlayRow) -> None:
+        self._check(table_id)
+        try:
+            await self.inner.add_play(table_id, play)
+        except DuplicatePlay as error:
+            raise self._conflict(table_id, error) from error
+
+    async def _round_exists(self, table_id: str, number: int) -> bool:
+        found = await self.inner.load(table_id)
+        return found is not None and any(r.number == number for r in found.rounds)

@@ -1,0 +1,191 @@
+"""Cluster mode's quick match: the queues, tickets and presence in Redis, so that players
+waiting on different nodes meet.
+
+- ``{prefix}queue:{variant}``: a list of ticket ids, longest waiting first;
+- ``{prefix}ticket:{id}``: a hash: ``player``, ``nickname``, ``variant``, ``since`` and
+  ``seen`` (``time.time()``: when the ticket was made, and when its owner last waited on
+  it: their presence), ``table`` once matched; it expires a while after its last use;
+- ``{prefix}qlock:{variant}``: the lock (redis-py's) under which a variant's queue is
+  paired, so that two nodes never pair one ticket twice.
+
+Pairing is the one-process rule (:mod:`~basra.server.lobby`): the longest-waiting live
+rival, a ticket whose owner stopped waiting lapses, a requeued player goes first. The node
+that pairs creates the table and owns it; a waiting owner on any node sees ``table`` set
+within a quarter second. Times between nodes are wall-clock times (NTP-synced machines).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import time
+from collections.abc import Awaitable, Callable
+from datetime import UTC, datetime
+from typing import Any, cast
+
+from redis.asyncio import Redis
+from redis.asyncio.lock import Lock
+
+from basra.server.auth import new_id
+from basra.server.config import Settings
+from basra.store.base import PlayerRow
+
+POLL_SECONDS = 0.25
+"""How often a waiting owner looks at their ticket (and says they are still there)."""
+
+Pair = Callable[[PlayerRow, PlayerRow, str], Awaitable[str]]
+"""Create the quick-match table of two players (the longest waiting first) for a variant;
+returns its id."""
+
+
+def text(value: bytes | str) -> str:
+    return value.decode() if isinstance(value, bytes) else value
+
+
+class RedisQueue:
+    """Quick-match queues shared by every node."""
+
+    def __init__(self, redis: Redis, settings: Settings, pair: Pair) -> None:
+        self.redis = redis
+        self.settings = settings
+        self.prefix = settings.redis_prefix
+        self.pair = pair
+
+    def _queue(self, variant: str) -> str:
+        return f"{self.prefix}queue:{variant}"
+
+    def _ticket(self, ticket_id: str) -> str:
+        return f"{self.prefix}ticket:{ticket_id}"
+
+    @property
+    def _keep_ms(self) -> int:
+        """How long an untouched ticket is kept (after a match: the rematch window)."""
+        settings = self.settings
+        return int((settings.rematch_window_seconds + settings.ticket_lapse_seconds
+                    + settings.quick_match_bot_offer_seconds + 60) * 1000)
+
+    def lock(self, variant: str) -> Lock:
+        return self.redis.lock(f"{self.prefix}qlock:{variant}", timeout=15,
+                               blocking_timeout=15)
+
+    async def _read(self, ticket_id: str) -> dict[str, str] | None:
+        found = await self.redis.hgetall(self._ticket(ticket_id))
+        if not found:
+            return None
+        return {text(k): text(v) for k, v in found.items()}
+
+    async def _write(self, ticket_id: str, fields: dict[str, str]) -> None:
+        key = self._ticket(ticket_id)
+        async with self.redis.pipeline(transaction=True) as pipe:
+            pipe.hset(key, mapping=cast(Any, fields))
+            pipe.pexpire(key, self._keep_ms)
+            await pipe.execute()
+
+    def _alive(self, fields: dict[str, str], now: float) -> bool:
+        return now - float(fields.get("seen", 0)) <= self.settings.ticket_lapse_seconds
+
+    # ------------------------------------------------------------------ the lobby's side
+
+    async def join(self, player: PlayerRow, variant: str) -> tuple[str, str | None, float]:
+        """The player's ticket in ``variant``'s queue (their waiting one, or a new one,
+        paired at once if a rival waits): its id, its table if matched, and since when it
+        waits (``time.time()``)."""
+        async with self.lock(variant):
+            now = time.time()
+            for ticket_id, fields in await self._tickets(variant):
+                if fields.get("player") == player.id and self._alive(fields, now):
+                    await self._write(ticket_id, {"seen": repr(now)})
+                    return ticket_id, fields.get("table") or None, float(fields["since"])
+            ticket_id = new_id()
+            table = await self._enqueue(ticket_id, player, variant, now, front=False)
+            return ticket_id, table, now
+
+    async def requeue(self, player: PlayerRow, variant: str, since: float) -> str:
+        """A new ticket at the front (a matched rival never came)."""
+        async with self.lock(variant):
+            ticket_id = new_id()
+            await self._enqueue(ticket_id, player, variant, since, front=True)
+            return ticket_id
+
+    async def _tickets(self, variant: str) -> list[tuple[str, dict[str, str]]]:
+        """The queue's tickets in order; lapsed and lost ones leave it (holds the lock)."""
+        queue = self._queue(variant)
+        ids = [text(i) for i in await self.redis.lrange(queue, 0, -1)]
+        out = []
+        now = time.time()
+        for ticket_id in ids:
+            fields = await self._read(ticket_id)
+            if fields is None or fields.get("table") or not self._alive(fields, now):
+                await self.redis.lrem(queue, 0, ticket_id)
+                continue
+            out.append((ticket_id, fields))
+        return out
+
+    async def _enqueue(self, ticket_id: str, player: PlayerRow, variant: str, since: float,
+                       front: bool) -> str | None:
+        """Pair the new ticket with the longest-waiting live rival, or queue it; the table
+        if paired (holds the lock)."""
+        now = time.time()
+        await self._write(ticket_id, {"player": player.id, "nickname": player.nickname,
+                                      "variant": variant, "since": repr(since),
+                                      "seen": repr(now), "table": ""})
+        for rival_id, fields in await self._tickets(variant):
+            if fields.get("player") == player.id:
+                continue
+            await self.redis.lrem(self._queue(variant), 0, rival_id)
+            rival = PlayerRow(fields["player"], fields.get("nickname", ""), datetime.now(UTC))
+            table_id = await self.pair(rival, player, variant)
+            for matched in (rival_id, ticket_id):
+                await self._write(matched, {"table": table_id, "matched_at": repr(now)})
+            return table_id
+        queue = self._queue(variant)
+        if front:
+            await self.redis.lpush(queue, ticket_id)
+        else:
+            await self.redis.rpush(queue, ticket_id)
+        return None
+
+    async def find(self, ticket_id: str, player_id: str) -> tuple[str, str | None, float] | None:
+        """A ticket of this player: its variant, table and since; None if there is none."""
+        fields = await self._read(ticket_id) if len(ticket_id) <= 64 else None
+        if fields is None or fields.get("player") != player_id:
+            return None
+        return fields["variant"], fields.get("table") or None, float(fields["since"])
+
+    async def wait(self, ticket_id: str, until: float,
+                   gone: Callable[[], Awaitable[bool]] | None) -> str | None:
+        """Wait until ``until`` (monotonic) for a match, saying every poll that the owner
+        is still here; the table if matched."""
+        while True:
+            fields = await self._read(ticket_id)
+            if fields is None:
+                return None
+            if fields.get("table"):
+                return fields["table"]
+            await self._write(ticket_id, {"seen": repr(time.time())})
+            left = until - time.monotonic()
+            if left <= 0:
+                return None
+            await asyncio.sleep(min(left, POLL_SECONDS))
+            if gone is not None and await gone():
+                return None
+
+    async def touch(self, ticket_id: str) -> None:
+        if await self._read(ticket_id) is not None:
+            await self._write(ticket_id, {"seen": repr(time.time())})
+
+    async def claim(self, ticket_id: str, variant: str) -> bool:
+        """Take the ticket out of its queue unless it was matched; whether it was free."""
+        async with self.lock(variant):
+            fields = await self._read(ticket_id)
+            if fields is not None and fields.get("table"):
+                return False
+            await self.redis.lrem(self._queue(variant), 0, ticket_id)
+            return True
+
+    async def matched(self, ticket_id: str, table_id: str) -> None:
+        await self._write(ticket_id, {"table": table_id, "matched_at": repr(time.time())})
+
+    async def leave(self, ticket_id: str, variant: str) -> None:
+        async with self.lock(variant):
+            await self.redis.lrem(self._queue(variant), 0, ticket_id)
+            await self.redis.delete(self._ticket(ticket_id))

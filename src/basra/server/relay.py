@@ -1,0 +1,185 @@
+"""Messages between the nodes of a cluster, through Redis pub/sub.
+
+Every node listens on one channel of its own, ``{prefix}node:{id}``, and every message
+between nodes is a small JSON object on the receiver's channel, ``k`` naming its kind:
+
+- to a table's owner, from the node that holds a player's socket (the *forwarder*):
+  ``attach`` (a socket opened: ``conn``, ``table``, ``player``, ``from``), ``in`` (a client
+  message, already checked and rate limited by the forwarder: its ``text``), ``detach``
+  (the socket closed), and ``call`` (``join`` or ``fill_bot`` asked over HTTP on another
+  node, answered by a ``reply``);
+- to a forwarder, from the owner: ``out`` (the text to send on socket ``conn``),
+  ``close`` (close it, with a code), ``reply``.
+
+On the owner a remote socket is a :class:`RemoteConnection`, which a table treats like any
+connection: ``put`` publishes, in order, and never awaits. Publishing is batched: a sender
+task drains a queue into one pipeline per round trip. A message to a node that died is
+lost with it; the nodes notice (leases, heartbeats: :mod:`~basra.server.cluster`) and the
+client reconnects.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import time
+import uuid
+from collections.abc import Awaitable, Callable
+from typing import Any
+
+import orjson
+from redis.asyncio import Redis
+from redis.asyncio.client import PubSub
+
+from basra.server.messages import ServerMessage, encode
+
+log = logging.getLogger("basra.relay")
+
+Handler = Callable[[dict[str, Any]], Awaitable[None]]
+
+CALL_TIMEOUT = 10.0
+"""Seconds a forwarded ``call`` waits for its reply."""
+
+
+class RemoteConnection:
+    """On a table's owner: a player's socket held by another node."""
+
+    def __init__(self, relay: Relay, node: str, conn_id: str) -> None:
+        self.relay = relay
+        self.node = node
+        self.id = conn_id
+        self.closed = False
+        self.close_after: tuple[int, str] | None = None
+        self.opened = time.monotonic()
+        self.queued = 0
+
+    def put(self, message: ServerMessage | str) -> bool:
+        if self.closed:
+            return False
+        text = message if isinstance(message, str) else encode(message)
+        self.relay.publish(self.node, {"k": "out", "conn": self.id, "text": text})
+        self.queued += 1
+        return True
+
+    def close(self, reason: str, code: int = 1013, *, flush: bool = False) -> None:
+        if self.closed:
+            return
+        self.closed = True
+        self.relay.publish(self.node, {"k": "close", "conn": self.id, "code": code,
+                                       "reason": reason})
+
+    def delivered(self, count: int) -> bool:
+        """Published in order on the forwarder's channel: as delivered as this node can
+        know (the forwarder's own outbox bounds what follows)."""
+        return self.queued >= count
+
+
+class Relay:
+    """One node's end of the pub/sub: its channel, the sender, the calls awaiting replies."""
+
+    def __init__(self, redis: Redis, node: str, prefix: str = "basra:") -> None:
+        self.redis = redis
+        self.node = node
+        self.prefix = prefix
+        self.handlers: dict[str, Handler] = {}
+        self.outgoing: asyncio.Queue[tuple[str, bytes]] = asyncio.Queue()
+        self.calls: dict[str, asyncio.Future[dict[str, Any]]] = {}
+        self.pubsub: PubSub | None = None
+        self.tasks: list[asyncio.Task[None]] = []
+        self.sent = 0
+        self.received = 0
+
+    def channel(self, node: str) -> str:
+        return f"{self.prefix}node:{node}"
+
+    def on(self, kind: str, handler: Handler) -> None:
+        self.handlers[kind] = handler
+
+    async def start(self) -> None:
+        self.pubsub = self.redis.pubsub(ignore_subscribe_messages=True)
+        await self.pubsub.subscribe(self.channel(self.node))
+        self.tasks = [asyncio.create_task(self._listen(), name="relay listener"),
+                      asyncio.create_task(self._send(), name="relay sender")]
+
+    async def stop(self) -> None:
+        for task in self.tasks:
+            task.cancel()
+        await asyncio.gather(*self.tasks, return_exceptions=True)
+        self.tasks = []
+        if self.pubsub is not None:
+            with contextlib.suppress(Exception):
+                await self.pubsub.unsubscribe()
+                await self.pubsub.aclose()  # type: ignore[no-untyped-call]
+            self.pubsub = None
+
+    # ------------------------------------------------------------------ sending
+
+    def publish(self, node: str, message: dict[str, Any]) -> None:
+        """Queue a message for ``node``; never awaits (the sender publishes it)."""
+        self.outgoing.put_nowait((self.channel(node), orjson.dumps(message)))
+
+    async def _send(self) -> None:
+        while True:
+            first = await self.outgoing.get()
+            batch = [first]
+            while not self.outgoing.empty() and len(batch) < 512:
+                batch.append(self.outgoing.get_nowait())
+            try:
+                async with self.redis.pipeline(transaction=False) as pipe:
+                    for channel, data in batch:
+                        pipe.publish(channel, data)
+                    await pipe.execute()
+                self.sent += len(batch)
+            except Exception:  # Redis is down: these are lost, the nodes recover
+                log.exception("relay: %d messages could not be published", len(batch))
+                await asyncio.sleep(0.5)
+
+    # ------------------------------------------------------------------ receiving
+
+    async def _listen(self) -> None:
+        assert self.pubsub is not None
+        while True:
+            try:
+                message = await self.pubsub.get_message(timeout=1.0)
+            except asyncio.CancelledError:
+                raise
+            except Exception:  # the connection to Redis dropped: redis-py reconnects
+                log.exception("relay: reading the node channel failed")
+                await asyncio.sleep(0.5)
+                continue
+            if message is None or message.get("type") != "message":
+                continue
+            try:
+                data = orjson.loads(message["data"])
+                await self._dispatch(data)
+            except Exception:  # one bad message must not stop the node's relay
+                log.exception("relay: a message could not be handled")
+
+    async def _dispatch(self, data: dict[str, Any]) -> None:
+        self.received += 1
+        kind = data.get("k")
+        if kind == "reply":
+            future = self.calls.pop(str(data.get("id")), None)
+            if future is not None and not future.done():
+                future.set_result(data)
+            return
+        handler = self.handlers.get(str(kind))
+        if handler is not None:
+            await handler(data)
+
+    # ------------------------------------------------------------------ calls
+
+    async def call(self, node: str, message: dict[str, Any]) -> dict[str, Any]:
+        """Ask ``node`` and wait for its ``reply`` (TimeoutError after CALL_TIMEOUT)."""
+        call_id = uuid.uuid4().hex
+        future: asyncio.Future[dict[str, Any]] = asyncio.get_running_loop().create_future()
+        self.calls[call_id] = future
+        self.publish(node, {**message, "k": "call", "id": call_id, "from": self.node})
+        try:
+            return await asyncio.wait_for(future, CALL_TIMEOUT)
+        finally:
+            self.calls.pop(call_id, None)
+
+    def reply(self, node: str, call_id: str, answer: dict[str, Any]) -> None:
+        self.publish(node, {**answer, "k": "reply", "id": call_id})
