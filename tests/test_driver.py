@@ -34,6 +34,7 @@ from basra.replay import replay, replay_json, verify
 from basra.rules import Rules, find_variant
 from basra.seating import Seating
 from basra.shuffle import commitment, seat_part, shuffled_deck
+from basra.views import view
 
 SEED_1 = "00" * 31 + "01"
 SEED_F = "ff" * 32
@@ -393,3 +394,26 @@ def test_replay_goes_through_the_driver(monkeypatch: pytest.MonkeyPatch) -> None
     monkeypatch.setattr(MatchDriver, "apply", counted)
     assert replay(record).results == d.match.results
     assert applied == [p.seat for r in record.rounds for p in r.plays]
+
+
+@pytest.mark.parametrize(("seats", "teams"), [(2, False), (4, True)])
+def test_the_drivers_views_are_the_views_of_its_match(seats: int, teams: bool) -> None:
+    """The driver keeps the summaries and the round's public plays as the match goes; every
+    view it gives, at every step and for every seat, is views.view of its match."""
+    seating = Seating.choose(EGYPTIAN, seats, teams)
+    d = MatchDriver(EGYPTIAN, seating, ["bot:random"] * seats)
+    bots = random_bots(seats, seed=3)
+    steps = 0
+    while not d.match.over:
+        if not d.match.in_round:
+            d.commit(derived_seeds("b2")(d.next_round)[0])
+            d.deal()
+        seat = d.to_play
+        assert seat is not None
+        for who in [*range(seats), None]:
+            assert d.view(who) == view(d.match, who)
+        d.apply(seat, bots[seat].choose(d.view(seat)))
+        steps += 1
+    for who in [*range(seats), None]:
+        assert d.view(who) == view(d.match, who)
+    assert steps > EGYPTIAN.plays_per_round

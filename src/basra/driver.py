@@ -37,7 +37,7 @@ from basra.records import Fairness, MatchRecord, RecordBuilder
 from basra.rules import Rules
 from basra.seating import Seating
 from basra.shuffle import client_seed, commitment, new_server_seed, shuffled_deck
-from basra.views import SeatView, view
+from basra.views import PublicPlay, RoundSummary, SeatView, public_plays, summaries, view
 
 
 class Player(Protocol):
@@ -128,6 +128,10 @@ class MatchDriver:
         self.keep_decks = False
         """Whether the record gives each seeded round's deck next to its fairness data
         (``basra play``'s records do; the server's give the seeds only)."""
+        self._summaries: tuple[RoundSummary, ...] = ()
+        self._summaries_of: object = None
+        self._plays: tuple[PublicPlay, ...] = ()
+        self._plays_of: object = None
 
     # ------------------------------------------------------------------ state
 
@@ -151,7 +155,21 @@ class MatchDriver:
         return self.match.rounds_started + 1
 
     def view(self, seat: int | None) -> SeatView:
-        return view(self.match, seat)
+        """``seat``'s view of the match now. The finished rounds' summaries and the
+        round's public plays are kept as the match goes (one more play each time), not made
+        again for every view."""
+        match = self.match
+        if match.results is not self._summaries_of:
+            self._summaries, self._summaries_of = summaries(match), match.results
+        rnd = match.round
+        log = rnd.log if rnd is not None else None
+        if log is not self._plays_of:
+            if log is not None and self._plays_of is not None and log.previous is self._plays_of:
+                self._plays += (PublicPlay(log.seat, log.card, log.take, log.basra),)
+            else:
+                self._plays = public_plays(match)
+            self._plays_of = log
+        return view(match, seat, results=self._summaries, plays=self._plays)
 
     def rename(self, players: Sequence[str]) -> None:
         """New names for the seats (a table's seats filled before the first round)."""

@@ -288,17 +288,35 @@ def view_from_json(data: dict[str, Any]) -> SeatView:
         raise ValueError(f"not a view: missing or malformed field {exc}") from None
 
 
-def view(match: Match, seat: int | None) -> SeatView:
-    """What ``seat`` may see of ``match`` (``None``: a spectator's public view)."""
-    if seat is not None and not 0 <= seat < match.seats:
-        raise ValueError(f"seat must be from 0 to {match.seats - 1}, got {seat}")
-    sides = match.sides
-    results = tuple(
+def summaries(match: Match) -> tuple[RoundSummary, ...]:
+    """Every finished round of ``match`` as a view shows it."""
+    return tuple(
         RoundSummary(r.cards, r.basras, r.points, r.carry, r.totals, r.set_winner,
                      tuple(SideSummary.of(x, match.rules) for x in r.scores),
                      match.results[i - 1].carry if i else 0)
         for i, r in enumerate(match.results)
     )
+
+
+def public_plays(match: Match) -> tuple[PublicPlay, ...]:
+    """The plays of the round in play (or just over), as everyone saw them."""
+    rnd = match.round
+    if rnd is None:
+        return ()
+    return tuple(PublicPlay(p.seat, p.card, p.take, p.basra) for p in rnd.plays())
+
+
+def view(match: Match, seat: int | None, *,
+         results: tuple[RoundSummary, ...] | None = None,
+         plays: tuple[PublicPlay, ...] | None = None) -> SeatView:
+    """What ``seat`` may see of ``match`` (``None``: a spectator's public view).
+    ``results`` and ``plays``, if given, are :func:`summaries` and :func:`public_plays` of
+    ``match`` already made (a caller that keeps them as the match goes)."""
+    if seat is not None and not 0 <= seat < match.seats:
+        raise ValueError(f"seat must be from 0 to {match.seats - 1}, got {seat}")
+    sides = match.sides
+    if results is None:
+        results = summaries(match)
     rnd = match.round
     if rnd is None:
         zeros = (0,) * sides
@@ -310,7 +328,8 @@ def view(match: Match, seat: int | None) -> SeatView:
     turn = rnd.turn if in_play else None
     hand = tuple(cards_of(rnd.hand(seat))) if seat is not None else ()
     legal = tuple(legal_plays(rnd)) if in_play and seat == rnd.turn else ()
-    plays = tuple(PublicPlay(p.seat, p.card, p.take, p.basra) for p in rnd.plays())
+    if plays is None:
+        plays = public_plays(match)
     return SeatView(
         variant=match.rules.name,
         seat=seat,

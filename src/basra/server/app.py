@@ -22,6 +22,7 @@ from basra.server.config import Settings
 from basra.server.deps import Guards, Services, services
 from basra.server.errors import Refusal, error_response, headers_of
 from basra.server.fence import FencedStore
+from basra.server.gc_pacing import GcPacer
 from basra.server.limits import BodyLimit
 from basra.server.lobby import Lobby
 from basra.server.routes import ROUTERS
@@ -47,12 +48,17 @@ async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         held.redis = cluster.redis
     restored = await lobby.restore()
     lobby.start()
+    pacer = GcPacer() if settings.gc_pacing else None
+    if pacer is not None:
+        pacer.start()
     log.info("server ready: %d live tables restored, on %s%s", restored, metrics.loop_name(),
              f", cluster node {cluster.node}" if cluster else "")
     held.store, held.lobby = store, lobby
     try:
         yield
     finally:
+        if pacer is not None:
+            await pacer.stop()
         await lobby.close()
         if cluster is not None:
             await cluster.stop()

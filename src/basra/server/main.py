@@ -85,7 +85,7 @@ def settings_from(args: argparse.Namespace) -> Settings:
                     quick_match_bot_offer_seconds=args.bot_offer,
                     rematch_window_seconds=args.rematch_window, limits=limits,
                     bot_workers=args.bot_workers, redis_url=args.redis,
-                    redis_prefix=args.redis_prefix)
+                    redis_prefix=args.redis_prefix, gc_pacing=True)
 
 
 def main(argv: Sequence[str] | None = None) -> int:

@@ -129,7 +129,8 @@ class Outbox:
                 self.close(f"a message waited over {self.stall_seconds:g} s")
                 return
             try:
-                await asyncio.wait_for(self.socket.send_text(text), self.stall_seconds)
+                async with asyncio.timeout(self.stall_seconds):  # no task a send
+                    await self.socket.send_text(text)
             except TimeoutError:
                 self.close(f"not read for {self.stall_seconds:g} s")
                 return

@@ -133,8 +133,14 @@ class Table(TableFlow):
             timeout = self.timers.next_timeout([
                 self.seeding.deadline, self._unattended_at(),
                 *grace_ends(self.seats, self.settings.grace_seconds)])
-            try:
-                command = await asyncio.wait_for(self.inbox.get(), timeout)
+            try:  # a timer due goes first; no task is made for a wait (asyncio.timeout)
+                if timeout is not None and timeout <= 0:
+                    raise TimeoutError
+                if self.inbox.empty():
+                    async with asyncio.timeout(timeout):
+                        command = await self.inbox.get()
+                else:
+                    command = self.inbox.get_nowait()
             except TimeoutError:
                 try:
                     await self._on_timers()
