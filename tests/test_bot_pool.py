@@ -102,3 +102,22 @@ def test_levels_that_answer_at_once_stay_in_process() -> None:
         assert pool._executor is None  # no worker was ever started
     finally:
         pool.close()
+
+
+def test_decisions_queued_behind_others_search_only_for_their_time_left() -> None:
+    """More work than the worker can do: eight decisions at once on one worker, each with
+    0.4 s from its turn's start and an iteration budget it could never finish. The first
+    searches its 0.4 s; the others, started after their time is gone, answer at once, so
+    the last comes soon after the deadline, not eight budgets later."""
+    seen = opening_view()
+    bots = [make_bot("hard", seed=f"q{i}", iterations=10**8, time_cap=0.4) for i in range(8)]
+
+    async def decide(pool: BotPool) -> tuple[list[object], float]:
+        started = time.monotonic()
+        deadline = time.time() + 0.4
+        choices = await asyncio.gather(*(pool.choose(b, seen, deadline) for b in bots))
+        return list(choices), time.monotonic() - started
+
+    choices, took = with_pool(decide)
+    assert all(c in seen.legal for c in choices)
+    assert took < 0.4 * 3, f"the queue took {took:.2f} s"
