@@ -6,9 +6,15 @@ from __future__ import annotations
 
 import asyncio
 import gc
+import time
 import weakref
+from pathlib import Path
 
+import httpx
+
+from basra.server.app import create_app, services_of
 from basra.server.gc_pacing import GcPacer
+from server_harness import Backend, at_a_bot_table, play_out, running_server
 
 
 class Node:
@@ -63,6 +69,61 @@ def test_the_full_pass_comes_by_itself() -> None:
                     break
             assert pacer.full_passes >= 1
             assert garbage() is None
+        finally:
+            await pacer.stop()
+
+    asyncio.run(scenario())
+
+
+def test_a_table_let_go_is_freed_without_the_garbage_collector(tmp_path: Path) -> None:
+    """A finished table, evicted, leaves nothing behind in reference cycles: with the
+    collector off, it is freed as soon as the lobby lets it go (under ``basra serve`` a
+    cycle would wait for the full pass)."""
+    settings = Backend("sqlite", tmp_path / "data").settings(
+        rematch_window_seconds=0.2, sweep_seconds=0.05)
+    app = create_app(settings)
+    with running_server(settings, app) as base:
+        async def scenario() -> weakref.ref[object]:
+            async with httpx.AsyncClient() as http:
+                guest = await at_a_bot_table(base, http, "Amira")
+                lobby = services_of(app).lobby
+                assert lobby is not None and len(lobby.tables) == 1
+                table = weakref.ref(next(iter(lobby.tables.values())))
+                gc.disable()
+                await play_out(guest)
+                await guest.close()
+                for _ in range(200):
+                    if not lobby.tables:
+                        break
+                    await asyncio.sleep(0.05)
+                assert not lobby.tables  # evicted
+                return table
+
+        try:
+            table = asyncio.run(scenario())
+            for _ in range(100):  # the actor's last references go as its task ends
+                if table() is None:
+                    break
+                time.sleep(0.05)
+            assert table() is None
+        finally:
+            gc.enable()
+
+
+def test_growth_brings_the_full_pass_sooner() -> None:
+    async def scenario() -> None:
+        pacer = GcPacer(freeze_seconds=0.02, full_seconds=3600, full_growth_bytes=2**20)
+        pacer.rss_after_full = 0  # as if the process had grown by all it holds
+        assert pacer.growth_limit() == 2**20
+        pacer.start()
+        pacer.rss_after_full = 0
+        try:
+            for _ in range(100):
+                await asyncio.sleep(0.02)
+                if pacer.full_passes:
+                    break
+            assert pacer.full_passes >= 1
+            assert pacer.growth_limit() == max(2**20, pacer.rss_after_full // 4)
         finally:
             await pacer.stop()
 

@@ -95,9 +95,9 @@ class Settings:
     """How often the lobby drops lapsed tickets and evicts finished tables."""
     limits: Limits = field(default_factory=Limits)
     gc_pacing: bool = False
-    """Freeze the garbage collector's survivors every second and collect fully every ten
-    minutes (:mod:`basra.server.gc_pacing`): ``basra serve`` does; the tests' servers in
-    one process with pytest do not."""
+    """Freeze the garbage collector's survivors every second and collect fully now and
+    then (:mod:`basra.server.gc_pacing`): ``basra serve`` does; the tests' servers in one
+    process with pytest do not."""
     bot_seed: str | None = None
     """For tests: every bot's seed is this text and its seat number (the same bots on every
     table), instead of fresh randomness."""

@@ -8,8 +8,10 @@ times a minute: that was the 99th percentile of a play's answer (docs/BENCHMARKS
 So ``basra serve`` freezes what survives (``gc.freeze``, every ``freeze_seconds``): frozen
 objects are never walked again, so the collections that still run see only what is new
 and take a few milliseconds. Memory is still freed as ever by reference counting; only
-garbage in reference cycles among frozen objects waits, until the full pass every
-``full_seconds`` (``gc.unfreeze`` then one full collection) frees it.
+garbage in reference cycles among frozen objects waits, until the full pass
+(``gc.unfreeze`` then one full collection) frees it: every ``full_seconds``, or sooner once
+the process has grown ``full_growth_bytes`` (or a quarter of its size, if more) since the
+last one, which bounds what waits.
 """
 
 from __future__ import annotations
@@ -18,17 +20,32 @@ import asyncio
 import contextlib
 import gc
 import logging
+import os
 import time
 
 log = logging.getLogger("basra.gc")
 
 
+def resident_bytes() -> int:
+    """The process's resident memory (Linux ``/proc/self/statm``; 0 elsewhere)."""
+    try:
+        with open("/proc/self/statm", "rb") as statm:
+            return int(statm.read().split()[1]) * os.sysconf("SC_PAGE_SIZE")
+    except (OSError, ValueError, IndexError):
+        return 0
+
+
 class GcPacer:
     """Freezes survivors every ``freeze_seconds``; a full pass every ``full_seconds``."""
 
-    def __init__(self, freeze_seconds: float = 1.0, full_seconds: float = 600.0) -> None:
+    def __init__(self, freeze_seconds: float = 1.0, full_seconds: float = 600.0,
+                 full_growth_bytes: int = 48 * 2**20) -> None:
         self.freeze_seconds = freeze_seconds
         self.full_seconds = full_seconds
+        self.full_growth_bytes = full_growth_bytes
+        """A full pass comes sooner once the process has grown this much since the last
+        one (garbage in cycles, frozen, waits for it: this bounds it)."""
+        self.rss_after_full = resident_bytes()
         self.task: asyncio.Task[None] | None = None
         self.full_passes = 0
 
@@ -41,11 +58,18 @@ class GcPacer:
         full_at = time.monotonic() + self.full_seconds
         while True:
             await asyncio.sleep(self.freeze_seconds)
-            if time.monotonic() >= full_at:
+            grown = resident_bytes() - self.rss_after_full
+            if time.monotonic() >= full_at or grown >= self.growth_limit():
                 self.full_pass()
                 full_at = time.monotonic() + self.full_seconds
             else:
                 gc.freeze()
+
+    def growth_limit(self) -> int:
+        """How much the process may grow before a full pass: ``full_growth_bytes``, or a
+        quarter of its size after the last pass if more (so that a process that grows
+        because it holds more live tables is not walked over and over)."""
+        return max(self.full_growth_bytes, self.rss_after_full // 4)
 
     def full_pass(self) -> None:
         started = time.perf_counter()
@@ -53,6 +77,7 @@ class GcPacer:
         freed = gc.collect()
         gc.freeze()
         self.full_passes += 1
+        self.rss_after_full = resident_bytes()
         log.info("full garbage collection: %d objects freed in %.0f ms", freed,
                  (time.perf_counter() - started) * 1000)
 

@@ -108,7 +108,8 @@ class Outbox:
 
     async def _close_socket(self, code: int, reason: str) -> None:
         with contextlib.suppress(Exception):
-            await asyncio.wait_for(self.socket.close(code, reason), self.stall_seconds)
+            async with asyncio.timeout(self.stall_seconds):  # no task: no cycle kept
+                await self.socket.close(code, reason)
         if self.on_closed is not None:
             await self.on_closed(self)
 

@@ -17,7 +17,7 @@ import contextlib
 import logging
 import time
 from collections.abc import Awaitable, Callable
-from typing import Any
+from typing import Any, ClassVar
 
 from basra.engine import legal_match_plays
 from basra.errors import IllegalPlayError
@@ -72,12 +72,10 @@ def turn_began(log_: TableLog) -> float | None:
 class Table(TableFlow):
     """A table's actor. Create with :meth:`create` or :meth:`restore`, then :meth:`start`."""
 
-    def __init__(self, row: TableRow, seats: list[Seat], store: Store, settings: Settings,
-                 on_rematch: RematchHook | None = None) -> None:
-        super().__init__(row, seats, store, settings, on_rematch)
-        self._handlers: dict[type[Any], Callable[[Any], Awaitable[None]]] = {
-            Attach: self._attach, Detach: self._detach, Incoming: self._incoming,
-            BotMove: self._bot_move, Join: self._seating, FillBot: self._seating}
+    HANDLERS: ClassVar[dict[type[Any], Callable[[Table, Any], Awaitable[None]]]]
+    """Each command's handler (filled in below the class: plain functions, not bound
+    methods, so that a table holds no reference cycle and is freed as soon as it is let
+    go, without waiting for the garbage collector)."""
 
     # ------------------------------------------------------------------ construction
 
@@ -155,7 +153,7 @@ class Table(TableFlow):
                     self._hand_over()
                 return
             try:
-                await self._handlers[type(command)](command)
+                await self.HANDLERS[type(command)](self, command)
             except Exception:  # a table must never die of one bad command
                 log.exception("table %s: command %s failed", self.row.id, type(command).__name__)
                 if isinstance(command, Incoming):
@@ -413,3 +411,7 @@ class Table(TableFlow):
             self.rematch_table = await self.on_rematch(self)
         self.version += 1
         self._broadcast()
+
+
+Table.HANDLERS = {Attach: Table._attach, Detach: Table._detach, Incoming: Table._incoming,
+                  BotMove: Table._bot_move, Join: Table._seating, FillBot: Table._seating}

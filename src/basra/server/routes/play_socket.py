@@ -116,9 +116,11 @@ async def _play(websocket: WebSocket, table: Table, player_id: str | None) -> No
         outbox.closed = True
         with contextlib.suppress(Exception):
             if closing is not None:  # the outbox closes it, with its own code
-                await asyncio.wait_for(asyncio.shield(closing), settings.stall_seconds + 1)
+                async with asyncio.timeout(settings.stall_seconds + 1):
+                    await asyncio.shield(closing)
             else:
-                await asyncio.wait_for(websocket.close(), 1.0)
+                async with asyncio.timeout(1.0):
+                    await websocket.close()
 
 
 async def _forward(websocket: WebSocket, table_id: str, owner: str,
@@ -149,9 +151,11 @@ async def _forward(websocket: WebSocket, table_id: str, owner: str,
         outbox.closed = True
         with contextlib.suppress(Exception):
             if closing is not None:
-                await asyncio.wait_for(asyncio.shield(closing), settings.stall_seconds + 1)
+                async with asyncio.timeout(settings.stall_seconds + 1):
+                    await asyncio.shield(closing)
             else:
-                await asyncio.wait_for(websocket.close(), 1.0)
+                async with asyncio.timeout(1.0):
+                    await websocket.close()
 
 
 async def _read(websocket: WebSocket, outbox: Outbox,
