@@ -367,3 +367,14 @@ def test_cluster_options_alone_are_refused_in_one_line(args: list[str], error: s
     assert done.stdout == ""
     assert done.stderr.strip().splitlines()[-1] == f"basra serve: error: {error}"
     assert "Traceback" not in done.stderr
+
+
+def test_the_redis_url_may_come_from_the_environment() -> None:
+    """``$BASRA_REDIS`` stands for ``--redis`` (a password then never shows in ``ps``)."""
+    env = {**os.environ, "BASRA_REDIS": "redis://127.0.0.1:1/0"}
+    done = subprocess.run([sys.executable, "-m", "basra", "bot-worker"], env=env,
+                          capture_output=True, text=True, timeout=60, check=False)
+    assert done.returncode == 2
+    assert done.stderr.startswith("basra bot-worker: error: cannot reach Redis at "
+                                  "redis://127.0.0.1:1")
+    assert "Traceback" not in done.stderr

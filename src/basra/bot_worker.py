@@ -307,8 +307,10 @@ def build_parser() -> OneLineParser:
     parser = OneLineParser(prog="basra bot-worker",
                            description="Take searching bots' decisions from Redis and answer "
                                        "them (cluster mode).")
-    parser.add_argument("--redis", required=True, metavar="URL",
-                        help="the site's Redis, e.g. redis://host:6379/0")
+    parser.add_argument("--redis", metavar="URL", default=os.environ.get("BASRA_REDIS") or None,
+                        required=not os.environ.get("BASRA_REDIS"),
+                        help="the site's Redis, e.g. redis://host:6379/0 (default: "
+                             "$BASRA_REDIS, which keeps a password out of ps)")
     parser.add_argument("--processes", type=whole_number(1), default=None, metavar="N",
                         help="worker processes (default: one per core)")
     parser.add_argument("--redis-prefix", default=PREFIX, metavar="TEXT",

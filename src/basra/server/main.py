@@ -45,9 +45,9 @@ def build_parser() -> argparse.ArgumentParser:
                            description="Start the Basra server (SQLite by default).")
     parser.add_argument("--host", default="127.0.0.1", help="address (default 127.0.0.1)")
     parser.add_argument("--port", type=int, default=8000, help="port (default 8000)")
-    parser.add_argument("--db", metavar="URL", default=None,
+    parser.add_argument("--db", metavar="URL", default=os.environ.get("BASRA_DB") or None,
                         help="database URL, e.g. postgresql+asyncpg://user@host/db "
-                             "(default: SQLite in the data directory)")
+                             "(default: $BASRA_DB, else SQLite in the data directory)")
     parser.add_argument("--data-dir", type=Path, default=None,
                         help="where SQLite keeps its file (default $BASRA_DATA_DIR or ./data)")
     for flag, default, what in SECONDS_OPTIONS:
@@ -61,9 +61,10 @@ def build_parser() -> argparse.ArgumentParser:
                         help="worker processes where searching bots (hard) think "
                              "(default: one per core, shared by --workers; 0, in cluster "
                              "mode: none here, basra bot-worker processes think)")
-    parser.add_argument("--redis", metavar="URL", default=None,
+    parser.add_argument("--redis", metavar="URL", default=os.environ.get("BASRA_REDIS") or None,
                         help="cluster mode: this Redis (redis://host:6379/0) joins every "
-                             "node of the site; with a shared --db (PostgreSQL)")
+                             "node of the site; with a shared --db (PostgreSQL) "
+                             "(default: $BASRA_REDIS, which keeps a password out of ps)")
     parser.add_argument("--redis-prefix", default="basra:", metavar="TEXT",
                         help="where the site's keys start in Redis (default basra:)")
     parser.add_argument("--workers", type=whole_number(1), default=1, metavar="N",
