@@ -81,8 +81,6 @@ class Cluster:
         self.remote: dict[str, tuple[str, RemoteConnection]] = {}
         """On an owner: each remote socket's table and connection, by connection id."""
         self.tasks: list[asyncio.Task[None]] = []
-        self.adopted = 0
-        self.lost = 0
         for kind, handler in (("attach", self._on_attach), ("in", self._on_in),
                               ("detach", self._on_detach), ("call", self._on_call),
                               ("out", self._on_out), ("close", self._on_close)):
@@ -122,12 +120,6 @@ class Cluster:
             await self.redis.delete(self._alive_key(self.node))
         await self.redis.aclose()
 
-    async def ping(self) -> bool:
-        try:
-            return bool(await asyncio.wait_for(self.redis.ping(), 2.0))
-        except Exception:
-            return False
-
     async def _every(self, seconds: float, step: Any) -> None:
         while True:
             await asyncio.sleep(seconds * random.uniform(0.8, 1.0))
@@ -153,7 +145,6 @@ class Cluster:
         for table_id in await self.leases.renew():
             metrics.lease_moved("lost")
             log.warning("table %s: lease lost; another node owns it now", table_id)
-            self.lost += 1
             self.let_go(table_id)
         if time.monotonic() - started > self.settings.lease_seconds / 4:
             metrics.lease_moved("renewed_late")
@@ -177,7 +168,6 @@ class Cluster:
         random.shuffle(orphans)  # survivors share the adoption
         for table_id in orphans:
             if await lobby.adopt(table_id) is not None:
-                self.adopted += 1
                 metrics.lease_moved("adopted")
 
     # ------------------------------------------------------------------ forwarding

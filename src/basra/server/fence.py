@@ -41,17 +41,13 @@ class FencedStore(Store):
         self.inner = inner
         self.leases = leases
         self.on_fenced = on_fenced
-        self.refused = 0
-        """Writes refused since start (for the logs and the tests)."""
 
     def _check(self, table_id: str) -> None:
         if not self.leases.holds(table_id):
-            self.refused += 1
             self.on_fenced(table_id)
             raise LeaseLost(f"table {table_id}: this node does not hold its lease")
 
     def _conflict(self, table_id: str, error: StoreError) -> LeaseLost:
-        self.refused += 1
         self.on_fenced(table_id)
         return LeaseLost(f"table {table_id}: another node wrote first ({error})")
 

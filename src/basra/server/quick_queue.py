@@ -169,10 +169,6 @@ class RedisQueue:
             if gone is not None and await gone():
                 return None
 
-    async def touch(self, ticket_id: str) -> None:
-        if await self._read(ticket_id) is not None:
-            await self._write(ticket_id, {"seen": repr(time.time())})
-
     async def claim(self, ticket_id: str, variant: str) -> bool:
         """Take the ticket out of its queue unless it was matched; whether it was free."""
         async with self.lock(variant):

@@ -87,8 +87,6 @@ class Relay:
         self.calls: dict[str, asyncio.Future[dict[str, Any]]] = {}
         self.pubsub: PubSub | None = None
         self.tasks: list[asyncio.Task[None]] = []
-        self.sent = 0
-        self.received = 0
 
     def channel(self, node: str) -> str:
         return f"{self.prefix}node:{node}"
@@ -130,7 +128,6 @@ class Relay:
                     for channel, data in batch:
                         pipe.publish(channel, data)
                     await pipe.execute()
-                self.sent += len(batch)
             except Exception:  # Redis is down: these are lost, the nodes recover
                 log.exception("relay: %d messages could not be published", len(batch))
                 await asyncio.sleep(0.5)
@@ -157,7 +154,6 @@ class Relay:
                 log.exception("relay: a message could not be handled")
 
     async def _dispatch(self, data: dict[str, Any]) -> None:
-        self.received += 1
         kind = data.get("k")
         if kind == "reply":
             future = self.calls.pop(str(data.get("id")), None)

@@ -81,9 +81,7 @@ async def _from_store(websocket: WebSocket, table_id: str,
 async def _play(websocket: WebSocket, table: Table, player_id: str | None) -> None:
     """One connection at a table: its writer drains its outbox; this reads, checks the
     message rate, parses and hands messages to the table."""
-    settings = get_settings(websocket)
-    outbox = Outbox(websocket, limit=settings.send_queue_limit,
-                    stall_seconds=settings.stall_seconds)
+    outbox = _outbox(websocket)
     await table.inbox.put(Attach(outbox, player_id))  # before any message of its own
     writer = asyncio.create_task(outbox.run())
 
@@ -97,9 +95,7 @@ async def _play(websocket: WebSocket, table: Table, player_id: str | None) -> No
         await asyncio.wait(watched, return_when=asyncio.FIRST_COMPLETED)
         if actor is not None and actor.done() and outbox.queued == 0 and not outbox.closed:
             # The table left memory before it took this connection: answer from the store.
-            for task in (reader, writer):
-                task.cancel()
-            await asyncio.gather(reader, writer, return_exceptions=True)
+            await _stop(reader, writer)
             outbox.closed = True
             store = get_store(websocket)
             player = await store.player(player_id) if player_id else None
@@ -108,19 +104,9 @@ async def _play(websocket: WebSocket, table: Table, player_id: str | None) -> No
         if not reader.done() and not writer.done():
             await asyncio.wait([reader, writer], return_when=asyncio.FIRST_COMPLETED)
     finally:
-        for task in (reader, writer):
-            task.cancel()
-        await asyncio.gather(reader, writer, return_exceptions=True)
+        await _stop(reader, writer)
         await table.inbox.put(Detach(outbox))
-        closing = outbox.closing
-        outbox.closed = True
-        with contextlib.suppress(Exception):
-            if closing is not None:  # the outbox closes it, with its own code
-                async with asyncio.timeout(settings.stall_seconds + 1):
-                    await asyncio.shield(closing)
-            else:
-                async with asyncio.timeout(1.0):
-                    await websocket.close()
+        await _close(websocket, outbox)
 
 
 async def _forward(websocket: WebSocket, table_id: str, owner: str,
@@ -128,11 +114,9 @@ async def _forward(websocket: WebSocket, table_id: str, owner: str,
     """Cluster mode: a socket here for a table another node owns. What the client sends
     is checked and rate-limited here and passed on; what the owner sends comes back to
     this socket's outbox (:mod:`basra.server.cluster`)."""
-    settings = get_settings(websocket)
     cluster = get_lobby(websocket).cluster
     assert cluster is not None
-    outbox = Outbox(websocket, limit=settings.send_queue_limit,
-                    stall_seconds=settings.stall_seconds)
+    outbox = _outbox(websocket)
     entry = cluster.forward(new_id(), table_id, owner, outbox, player_id)
 
     async def deliver(_message: ClientMessage, text: str) -> None:
@@ -143,19 +127,35 @@ async def _forward(websocket: WebSocket, table_id: str, owner: str,
     try:
         await asyncio.wait([reader, writer], return_when=asyncio.FIRST_COMPLETED)
     finally:
-        for task in (reader, writer):
-            task.cancel()
-        await asyncio.gather(reader, writer, return_exceptions=True)
+        await _stop(reader, writer)
         cluster.unforward(entry)
-        closing = outbox.closing
-        outbox.closed = True
-        with contextlib.suppress(Exception):
-            if closing is not None:
-                async with asyncio.timeout(settings.stall_seconds + 1):
-                    await asyncio.shield(closing)
-            else:
-                async with asyncio.timeout(1.0):
-                    await websocket.close()
+        await _close(websocket, outbox)
+
+
+def _outbox(websocket: WebSocket) -> Outbox:
+    settings = get_settings(websocket)
+    return Outbox(websocket, limit=settings.send_queue_limit,
+                  stall_seconds=settings.stall_seconds)
+
+
+async def _stop(*tasks: asyncio.Task[None]) -> None:
+    for task in tasks:
+        task.cancel()
+    await asyncio.gather(*tasks, return_exceptions=True)
+
+
+async def _close(websocket: WebSocket, outbox: Outbox) -> None:
+    """The connection is over: the outbox closes the socket with its own code if it
+    began to, else it is closed here (within bounds either way: no task is left)."""
+    closing = outbox.closing
+    outbox.closed = True
+    with contextlib.suppress(Exception):
+        if closing is not None:
+            async with asyncio.timeout(outbox.stall_seconds + 1):
+                await asyncio.shield(closing)
+        else:
+            async with asyncio.timeout(1.0):
+                await websocket.close()
 
 
 async def _read(websocket: WebSocket, outbox: Outbox,
