@@ -19,8 +19,8 @@ Two paces:
   match several minutes: a window under a minute sees no round change and no match end
   (the report counts both); ``--seconds 120`` sees them.
 - default (fast): a guest plays the moment it is its turn, and the server runs with
-  ``--bot-delay 0 --seed-window 0 --clock 600 --grace 600`` (a stress test of the play path,
-  not a human load).
+  ``--bot-delay 0 --seed-window 0 --summary-window 0 --clock 600 --grace 600`` (a stress
+  test of the play path, not a human load).
 
 Per step it reports: guest plays a second (and with the bots' plays), the time from sending
 a play to the first message with a higher version (the one that shows the play: a ``state``
@@ -114,7 +114,8 @@ TIMEOUT_S = 10.0
 """A guest that waits this long for an answer (to its play, its seed, the bot's move)
 counts a timeout and opens a new match."""
 
-FAST_OPTIONS = ("--seed-window", "0", "--bot-delay", "0", "--clock", "600", "--grace", "600")
+FAST_OPTIONS = ("--seed-window", "0", "--summary-window", "0", "--bot-delay", "0", "--clock",
+                "600", "--grace", "600")
 """The server's options in the fast (unpaced) mode; both modes add ``--no-limits``."""
 
 DELTA: dict[str, str | None] = {

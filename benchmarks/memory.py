@@ -103,8 +103,8 @@ async def health(base: str) -> dict[str, Any]:
 
 
 async def run(args: argparse.Namespace) -> dict[str, Any]:
-    options = ["--seed-window", "0", "--bot-delay", "0", "--rematch-window",
-               str(REMATCH_WINDOW), "--no-limits"]
+    options = ["--seed-window", "0", "--summary-window", "0", "--bot-delay", "0",
+               "--rematch-window", str(REMATCH_WINDOW), "--no-limits"]
     async with basra_serve(*options, db=args.db) as served:
         base, pid = served.base, served.process.pid
         idle = rss_mb(pid)

@@ -131,7 +131,9 @@ class RawSocket:
                 data += chunk
                 if b"\x88" in data[-4096:]:  # an opcode-8 (close) frame header
                     return True
-        except (TimeoutError, ConnectionResetError):
+        except ConnectionResetError:  # the server gave up flushing and aborted: closed too
+            return True
+        except TimeoutError:
             return False
         return False
 

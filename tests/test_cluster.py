@@ -40,8 +40,8 @@ from server_harness import (
 )
 
 REDIS = "redis://127.0.0.1:6379/0"
-SERVE = ["--seed-window", "0", "--bot-delay", "0", "--clock", "30", "--grace", "60",
-         "--no-limits", "--log-level", "info", "--bot-workers", "1"]
+SERVE = ["--seed-window", "0", "--summary-window", "0", "--bot-delay", "0", "--clock", "30",
+         "--grace", "60", "--no-limits", "--log-level", "info", "--bot-workers", "1"]
 
 
 def prefix() -> str:

@@ -318,7 +318,8 @@ def test_a_play_on_the_state_before_the_bots_move_is_stale(tmp_path: Path) -> No
 
 def test_basra_serve_health_readiness_and_json_logs(tmp_path: Path) -> None:
     serve = ServeProcess(["--data-dir", str(tmp_path / "data"), "--log-level", "info",
-                          "--seed-window", "0", "--bot-delay", "0"], tmp_path / "serve.log")
+                          "--seed-window", "0", "--summary-window", "0", "--bot-delay", "0"],
+                         tmp_path / "serve.log")
 
     async def scenario() -> str:
         base = serve.base

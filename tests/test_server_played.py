@@ -133,8 +133,8 @@ async def whole_match(tmp_path: Path, variant: str, seats: int, teams: bool,
     store = open_store(None, tmp_path / variant)
     await store.open()
     settings = Settings(data_dir=tmp_path / variant, seed_window_seconds=0.0,
-                        bot_delay_seconds=0.0, clock_seconds=CLOCK, grace_seconds=600.0,
-                        limits=Limits.unlimited())
+                        summary_seconds=0.0, bot_delay_seconds=0.0, clock_seconds=CLOCK,
+                        grace_seconds=600.0, limits=Limits.unlimited())
     seat_rows = []
     for n in range(seats):
         player = await store.create_player(f"p{n}-{variant}", f"Player {n}", f"hash{n}{variant}")

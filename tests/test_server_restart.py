@@ -34,7 +34,7 @@ from server_harness import (
 )
 
 CLOCK = 30
-SERVE = ["--seed-window", "0", "--bot-delay", "0", "--clock", str(CLOCK),
+SERVE = ["--seed-window", "0", "--summary-window", "0", "--bot-delay", "0", "--clock", str(CLOCK),
          # long enough for the guests to come back before a bot would play their seats,
          # so that the tables can be compared exactly as they were
          "--grace", "60", "--log-level", "info",

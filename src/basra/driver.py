@@ -256,6 +256,15 @@ class MatchDriver:
             self._tell(event)
         return events
 
+    def resign(self, seat: int) -> MatchOver:
+        """The player of ``seat`` resigns: the match ends now (:func:`resigned_match`)."""
+        self.match = resigned_match(self.match, seat)
+        self.record.resign(seat)
+        assert self.match.winner is not None
+        event = MatchOver(self.match.winner)
+        self._tell(event)
+        return event
+
     def play_round(self, players: Sequence[Player]) -> list[Event]:
         """Ask the players in turn until the dealt round ends; the events it made."""
         events: list[Event] = []
@@ -266,6 +275,29 @@ class MatchDriver:
     def _tell(self, event: Event) -> None:
         if self.listener is not None:
             self.listener(event)
+
+
+def resigned_match(match: Match, seat: int) -> Match:
+    """The match after the player of ``seat`` resigned: it is decided at once, against
+    the resigner's side. With two sides the other side wins; with more, the other side
+    with the most points (Serbian: sets, then points) wins, a tie going to the side seated
+    first after the resigner.
+
+    >>> from basra.engine import new_match
+    >>> from basra.rules import find_variant
+    >>> resigned_match(new_match(find_variant("egyptian"), 2), 1).winner
+    0
+    """
+    if match.winner is not None:
+        raise IllegalPlayError("the match is already decided", "resign/match_over")
+    if not 0 <= seat < match.seats:
+        raise IllegalPlayError(f"there is no seat {seat}", "resign/bad_seat")
+    loser = match.side_of(seat)
+    sides = match.sides
+    others = [(loser + step) % sides for step in range(1, sides)]
+    winner = max(others, key=lambda side: (match.sets[side], match.totals[side],
+                                           -others.index(side)))
+    return match._replace(winner=winner)
 
 
 __all__ = [
@@ -279,4 +311,5 @@ __all__ = [
     "RoundOver",
     "RoundSeeds",
     "RoundSource",
+    "resigned_match",
 ]

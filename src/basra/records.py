@@ -138,6 +138,10 @@ class MatchRecord:
     """One name per seat, in seat order."""
     teams: bool
     rounds: tuple[RoundRecord, ...]
+    resigned: int | None = None
+    """The seat whose player resigned, ending the match after the last play listed (the
+    field ``resigned``, absent when nobody did: :func:`basra.driver.resigned_match` says
+    who won)."""
 
     @property
     def rules(self) -> Rules:
@@ -146,8 +150,11 @@ class MatchRecord:
 
     def head_json(self) -> dict[str, object]:
         """The record's fields other than its rounds."""
-        return {"format": FORMAT, "variant": self.variant, "players": list(self.players),
-                "teams": self.teams}
+        head: dict[str, object] = {"format": FORMAT, "variant": self.variant,
+                                   "players": list(self.players), "teams": self.teams}
+        if self.resigned is not None:
+            head["resigned"] = self.resigned
+        return head
 
     def to_json(self) -> dict[str, object]:
         """The record as a JSON-ready object (see :func:`to_json`)."""
@@ -199,6 +206,7 @@ class RecordBuilder:
         self._players = tuple(players)
         self._teams = teams
         self._rounds: list[tuple[tuple[Card, ...] | None, Fairness | None, list[PlayEntry]]] = []
+        self._resigned: int | None = None
 
     def start_round(self, deck: Sequence[Card] | None = None,
                     fairness: Fairness | None = None) -> None:
@@ -213,11 +221,15 @@ class RecordBuilder:
             raise RecordError("no round has been started", "record/no_round")
         self._rounds[-1][2].append(PlayEntry(play.card, play.take, seat))
 
+    def resign(self, seat: int) -> None:
+        """The player of ``seat`` resigned: the match ends after the plays recorded."""
+        self._resigned = seat
+
     def build(self) -> MatchRecord:
         """The record so far (the builder can go on afterwards)."""
         rounds = tuple(RoundRecord(tuple(plays), deck, fairness)
                        for deck, fairness, plays in self._rounds)
-        return MatchRecord(self._variant, self._players, self._teams, rounds)
+        return MatchRecord(self._variant, self._players, self._teams, rounds, self._resigned)
 
 
 # --------------------------------------------------------------------------- parsing
@@ -239,11 +251,15 @@ def parse_record(source: str | bytes | Mapping[str, object]) -> MatchRecord:
     try:
         rules, players, teams = _parse_header(data)
         raw_rounds = _required(data, "rounds", list, "a list")
+        resigned = _optional(data, "resigned", int, "a seat number")
+        if resigned is not None and not 0 <= resigned < len(players):
+            raise _Shape(f"resigned must be a seat number from 0 to {len(players) - 1}, "
+                         f"got {resigned}")
     except (_Shape, BasraError) as exc:
         raise RecordError(f"record: {exc}") from None
     rounds = tuple(_parse_round(i, raw, rules, len(players))
                    for i, raw in enumerate(raw_rounds, 1))
-    return MatchRecord(rules.name, players, teams, rounds)
+    return MatchRecord(rules.name, players, teams, rounds, resigned)
 
 
 def _decode(source: str | bytes) -> object:

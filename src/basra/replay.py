@@ -94,6 +94,11 @@ def _walk(record: MatchRecord, *, verifying: bool, report: list[str]) -> Match:
             driver.apply(seat, entry.play, after)
         _check_complete(number, driver.match, number == len(record.rounds))
         report.append(f"round {number}: " + ("fair" if rnd.fairness else "no fairness data"))
+    if record.resigned is not None:
+        if driver.match.over:
+            raise RecordError(f"record: seat {record.resigned} resigned after the match was "
+                              "decided")
+        driver.resign(record.resigned)
     return driver.match
 
 

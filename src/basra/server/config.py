@@ -62,6 +62,11 @@ class Settings:
     seed_window_seconds: float = 5.0
     """How long a pending round waits for client seeds (it starts sooner when every
     connected player is ready)."""
+    summary_seconds: float = 15.0
+    """How long the next round waits while its players look at the last round's summary:
+    it is dealt once every connected player said continue (sent a part or ``ready``), or
+    after this long (every round after the first waits this, or the seed window if
+    longer)."""
     bot_delay_seconds: float = 0.7
     """A bot's least time to play, so people can follow the table."""
     bot_workers: int | None = None

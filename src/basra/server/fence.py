@@ -65,6 +65,9 @@ class FencedStore(Store):
     async def create_player(self, player_id: str, nickname: str, token_hash: str) -> PlayerRow:
         return await self.inner.create_player(player_id, nickname, token_hash)
 
+    async def rename_player(self, player_id: str, nickname: str) -> None:
+        await self.inner.rename_player(player_id, nickname)
+
     async def player_by_token(self, token_hash: str) -> PlayerRow | None:
         return await self.inner.player_by_token(token_hash)
 

@@ -62,6 +62,8 @@ class TableFlow:
         self.thinking = Thinking(self.inbox)
         self.task: asyncio.Task[None] | None = None
         self.rematch_table: str | None = None
+        self.resigned: int | None = None
+        """The seat whose player resigned the match, if one did."""
         self.turn_began: float | None = None
         """A table rebuilt from the store: when its turn in play began (``time.time()``),
         so that the clock goes on from its stored deadline."""
@@ -90,6 +92,10 @@ class TableFlow:
             self.driver.deal(seed=r.client_seed)
             for p in plays_by_round.get(r.number, []):
                 self.driver.apply(p.seat, Play(parse_card(p.card), parse_card_set(p.take)))
+        resigned = (log_.table.result or {}).get("resigned")
+        if isinstance(resigned, int) and self.driver.match.winner is None:
+            self.driver.resign(resigned)
+            self.resigned = resigned
 
     # ------------------------------------------------------------------ seating
 
@@ -133,7 +139,12 @@ class TableFlow:
         await self._maybe_start()
 
     def _open_seeding(self) -> None:
-        self.seeding.start(self.seats, self.settings.seed_window_seconds)
+        """The first round waits the seed window; every later one waits while the players
+        look at the last round's summary, until each connected player continues."""
+        window = self.settings.seed_window_seconds
+        if self.driver.match.rounds_started:
+            window = max(window, self.settings.summary_seconds)
+        self.seeding.start(self.seats, window)
 
     async def _maybe_start(self, window_over: bool = False) -> bool:
         """Start the pending round if it may start now; whether it started."""
@@ -211,6 +222,9 @@ class TableFlow:
                       tuple(names_of(move.take)), by_bot, datetime.now(UTC))
         await self.store.add_play(self.row.id, row)
         self.driver.apply(seat, move, after)
+        player = self.seats[seat]
+        if player.human:  # what a bot played for a player is told when they are back
+            player.note_play(row.round_number, row.card, list(row.take), by_bot)
         self.thinking.done()
         self.timers.turn = None
         self.version += 1
@@ -229,11 +243,23 @@ class TableFlow:
 
     # ------------------------------------------------------------------ the end
 
+    async def _resign(self, seat: Seat) -> None:
+        """The player of ``seat`` resigns: the match ends now, lost for their side."""
+        if self.status != "playing" or self.driver.match.winner is not None:
+            raise ProtocolError("only a match in play can be resigned", "resign/not_playing")
+        if self.seeding.open:
+            self.seeding.close()
+        self.thinking.cancel()
+        self.driver.resign(seat.number)
+        self.resigned = seat.number
+        await self._finish()
+
     async def _finish(self) -> None:
         self.timers.turn = None
         self.status = "finished"
         self.finished_at = time.monotonic()
-        await self.store.finish_table(self.row.id, snapshot.result_json(self.driver.match))
+        await self.store.finish_table(self.row.id, snapshot.result_json(self.driver.match,
+                                                                        self.resigned))
         self.version += 1
         self._broadcast()
 
@@ -251,7 +277,8 @@ class TableFlow:
 
     def record_json(self) -> dict[str, Any]:
         """The match record as sent to anyone (:func:`~basra.server.redaction.redact`)."""
-        return redact(to_json(self.export_record()), self.driver.match.in_round)
+        match = self.driver.match
+        return redact(to_json(self.export_record()), match.in_round and match.winner is None)
 
     def table_json(self, seat: int | None) -> dict[str, Any]:
         return snapshot.table_json(self, seat)

@@ -31,7 +31,10 @@ log = logging.getLogger("basra.serve")
 SECONDS_OPTIONS = (
     ("--clock", 30.0, "seconds a turn (default 30)"),
     ("--grace", 10.0, "seconds before a bot plays a dropped player's seat (default 10)"),
-    ("--seed-window", 5.0, "seconds players may set client seeds before a round (default 5)"),
+    ("--seed-window", 5.0, "seconds players may set client seeds before the first round "
+                           "(default 5)"),
+    ("--summary-window", 15.0, "seconds the next round waits while its players read the "
+                               "round's summary, unless all continue sooner (default 15)"),
     ("--bot-delay", 0.7, "a bot's least time to play (default 0.7)"),
     ("--bot-offer", 20.0, "quick-match wait before a bot is offered (default 20)"),
     ("--rematch-window", 60.0, "seconds a finished table stays in memory for a rematch "
@@ -82,6 +85,7 @@ def settings_from(args: argparse.Namespace) -> Settings:
     limits = replace(limits, trusted_proxies=tuple(args.trusted_proxy))
     return Settings(db_url=args.db, data_dir=args.data_dir, clock_seconds=args.clock,
                     grace_seconds=args.grace, seed_window_seconds=args.seed_window,
+                    summary_seconds=args.summary_window,
                     bot_delay_seconds=args.bot_delay,
                     quick_match_bot_offer_seconds=args.bot_offer,
                     rematch_window_seconds=args.rematch_window, limits=limits,

@@ -147,7 +147,28 @@ class Closed(Message):
     message: str = CLOSED_MESSAGE
 
 
-ServerMessage = Welcome | State | Played | Error | Pong | Requeued | Closed
+@dataclass(frozen=True, slots=True)
+class Away(Message):
+    """To a player who comes back (right after their ``state``): every play a bot made
+    for their seat since they last played themselves, each ``{"round", "card", "take",
+    "reason"}`` (``reason``: ``clock``, their time ran out; ``dropped``, they were away)."""
+
+    type: ClassVar[str] = "away"
+    plays: list[dict[str, Any]]
+
+
+@dataclass(frozen=True, slots=True)
+class Hint(Message):
+    """The answer to ``hint`` (bot tables, on your turn): the play the medium bot would
+    make from your seat's view, on the state of ``version``."""
+
+    type: ClassVar[str] = "hint"
+    version: int
+    card: str
+    take: list[str]
+
+
+ServerMessage = Welcome | State | Played | Error | Pong | Requeued | Closed | Away | Hint
 
 
 def encode(message: ServerMessage) -> str:

@@ -59,7 +59,7 @@ class SimpleMessage:
     """A message with no fields but its type."""
 
     type: str
-    """``ready``, ``rematch``, ``ping`` or ``sync``."""
+    """``ready``, ``rematch``, ``ping``, ``sync``, ``resign`` or ``hint``."""
 
 
 ClientMessage = PlayMessage | SeedMessage | SimpleMessage
@@ -112,6 +112,8 @@ PARSERS: dict[str, Callable[[dict[str, Any]], ClientMessage]] = {
     "rematch": _simple,
     "ping": _simple,
     "sync": _simple,
+    "resign": _simple,
+    "hint": _simple,
 }
 """The parser of each client message type."""
 

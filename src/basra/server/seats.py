@@ -6,6 +6,7 @@ from __future__ import annotations
 import secrets
 import time
 from dataclasses import dataclass, field
+from typing import Any
 
 from basra.bots import make_bot
 from basra.bots.base import Bot
@@ -13,6 +14,10 @@ from basra.server.commands import Connection, FillBot, Join
 from basra.server.config import Settings
 from basra.server.errors import Refusal
 from basra.store.base import SeatRow, TableRow, TableStatus
+
+AWAY_KEPT = 200
+"""The most plays made for an absent player that are kept to tell them (a whole match's
+worth)."""
 
 
 class SeatError(Refusal):
@@ -39,6 +44,9 @@ class Seat:
     rematch: bool = False
     arrived: bool = False
     """Whether the seat's player has connected to this table at least once."""
+    away: list[dict[str, Any]] = field(default_factory=list)
+    """The plays a bot made for this seat's player since they last played themselves
+    (told when they come back: ``away``)."""
 
     @property
     def human(self) -> bool:
@@ -58,6 +66,16 @@ class Seat:
     def connected(self) -> bool:
         """Whether one of the seat's connections is open."""
         return any(not c.closed for c in self.connections)
+
+    def note_play(self, round_number: int, card: str, take: list[str], by_bot: bool) -> None:
+        """A play of this seat was applied: one a bot made for its player is kept to be
+        told (``clock``: their time ran out; ``dropped``: they were away); one of their
+        own means they are back and have seen the table."""
+        if not by_bot:
+            self.away.clear()
+        elif len(self.away) < AWAY_KEPT:
+            self.away.append({"round": round_number, "card": card, "take": take,
+                              "reason": "dropped" if self.takeover else "clock"})
 
     def row(self) -> SeatRow:
         return SeatRow(self.number, self.player_id, self.bot_level, "", self.nickname)

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import time
 from collections.abc import Sequence
+from typing import Any
 
 from basra.driver import RoundSeeds
 from basra.server.commands import Connection
@@ -23,6 +24,8 @@ class Seeding:
     def __init__(self) -> None:
         self.deadline: float | None = None
         """When the window ends; None while it is closed."""
+        self.seconds = 0.0
+        """How long the window is."""
         self.commit_marks: dict[Connection, int] = {}
         """How many messages each connection must have been sent for the round's
         commitment to have reached it."""
@@ -37,7 +40,18 @@ class Seeding:
             s.ready = False
             s.part = None
         self.commit_marks.clear()
+        self.seconds = seconds
         self.deadline = time.monotonic() + seconds
+
+    def next_round_json(self, round_number: int, seats: list[Seat]) -> dict[str, Any] | None:
+        """``table.next_round`` while the window is open: the round, the time left, and
+        the connected players it still waits for."""
+        if self.deadline is None:
+            return None
+        left = max(0, int((self.deadline - time.monotonic()) * 1000))
+        waiting = [s.number for s in seats if s.human and s.connected and not s.ready]
+        return {"round": round_number, "remaining_ms": left, "seconds": self.seconds,
+                "waiting_for": waiting}
 
     def close(self) -> None:
         self.deadline = None

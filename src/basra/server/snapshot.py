@@ -40,7 +40,7 @@ def fairness_json(table: TableFlow) -> dict[str, Any]:
     current = None
     for r in table.driver.rounds:
         finished = r.client_seed is not None and (
-            r.number < match.rounds_started or not match.in_round)
+            r.number < match.rounds_started or not match.in_round or match.over)
         entry: dict[str, Any] = {"round": r.number, "commitment": r.commitment,
                                  "client_seed": r.client_seed}
         if finished:
@@ -80,6 +80,9 @@ def table_json(table: TableFlow, seat: int | None) -> dict[str, Any]:
         "clock": clock,
         "fairness": fairness_json(table),
         "rematch_table": table.rematch_table,
+        "resigned": table.resigned,
+        "next_round": (table.seeding.next_round_json(table.driver.next_round, table.seats)
+                       if table.timers.arrival is None else None),
     }
     if seat is not None and table.row.invite_code:
         out["invite_code"] = table.row.invite_code
@@ -125,12 +128,16 @@ def played_for(table: TableFlow, by_bot: bool) -> Callable[[int | None], Played]
     return for_seat
 
 
-def result_json(match: Match) -> dict[str, Any]:
-    """A finished match's result as the store keeps it."""
+def result_json(match: Match, resigned: int | None = None) -> dict[str, Any]:
+    """A finished match's result as the store keeps it (``resigned``: the seat whose
+    player resigned it)."""
     last = match.results[-1] if match.results else None
-    return {"winner": match.winner,
-            "totals": list(last.totals) if last else list(match.totals),
-            "sets": list(match.sets)}
+    out: dict[str, Any] = {"winner": match.winner,
+                           "totals": list(last.totals) if last else list(match.totals),
+                           "sets": list(match.sets)}
+    if resigned is not None:
+        out["resigned"] = resigned
+    return out
 
 
 class Audience:

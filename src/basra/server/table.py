@@ -19,6 +19,9 @@ import time
 from collections.abc import Awaitable, Callable
 from typing import Any, ClassVar
 
+from basra.bots import make_bot
+from basra.bots.base import Bot
+from basra.cards import NAMES, names_of
 from basra.engine import legal_match_plays
 from basra.errors import IllegalPlayError
 from basra.server import seats as seating
@@ -38,7 +41,16 @@ from basra.server.commands import (
 )
 from basra.server.config import Settings
 from basra.server.flow import TableFlow
-from basra.server.messages import REPLACED_MESSAGE, Closed, Error, Pong, Requeued, Welcome
+from basra.server.messages import (
+    REPLACED_MESSAGE,
+    Away,
+    Closed,
+    Error,
+    Hint,
+    Pong,
+    Requeued,
+    Welcome,
+)
 from basra.server.protocol import (
     ClientMessage,
     PlayMessage,
@@ -72,6 +84,8 @@ def turn_began(log_: TableLog) -> float | None:
 class Table(TableFlow):
     """A table's actor. Create with :meth:`create` or :meth:`restore`, then :meth:`start`."""
 
+    hinter: Bot | None = None
+    """The medium bot that answers ``hint`` (made at the first one)."""
     HANDLERS: ClassVar[dict[type[Any], Callable[[Table, Any], Awaitable[None]]]]
     """Each command's handler (filled in below the class: plain functions, not bound
     methods, so that a table holds no reference cycle and is freed as soon as it is let
@@ -285,6 +299,9 @@ class Table(TableFlow):
                                       + seating.arrival_wait(self.seats, self.row,
                                                              self.settings))
         self._broadcast()
+        if seat.away:  # back: what a bot played for them meanwhile, in plain words
+            self.audience.send(conn, Away(list(seat.away)))
+            seat.away.clear()
 
     def _seat_connection(self, seat: Seat, conn: Connection) -> None:
         """A seat's player connects: the seat is theirs again (a bot stops playing it)."""
@@ -333,10 +350,38 @@ class Table(TableFlow):
         elif message.type == "ready":
             if seat is None:
                 raise ProtocolError("spectators are never waited for", "ready/not_seated")
+            if seat.ready or not self.seeding.open:
+                return  # nothing changes: ready already, or no round is pending
             seat.ready = True
-            await self._maybe_start()
-        elif message.type == "rematch":
+            if not await self._maybe_start():
+                self.version += 1
+                self._broadcast()  # everyone sees who is still reading the summary
+        else:
+            await self._request(conn, seat, message.type)
+
+    async def _request(self, conn: Connection, seat: Seat | None, kind: str) -> None:
+        """``rematch``, ``resign`` and ``hint``."""
+        if kind == "rematch":
             await self._rematch_vote(seat)
+        elif kind == "resign":
+            if seat is None:
+                raise ProtocolError("spectators cannot resign", "resign/not_seated")
+            await self._resign(seat)
+        elif kind == "hint":
+            self.audience.send(conn, self._hint(seat))
+
+    def _hint(self, seat: Seat | None) -> Hint:
+        """The medium bot's play from the asking seat's view: only at a table against
+        bots, on the player's own turn."""
+        if self.row.kind != "bot":
+            raise ProtocolError("hints are given only in games against bots",
+                                "hint/not_allowed")
+        if seat is None or self.to_play() != seat.number:
+            raise ProtocolError("a hint is given on your own turn", "hint/not_your_turn")
+        if self.hinter is None:
+            self.hinter = make_bot("medium", seed=f"{self.row.id}:hint")
+        move = self.hinter.choose(self.driver.view(seat.number))
+        return Hint(self.version, NAMES[move.card], names_of(move.take))
 
     async def _part(self, seat: Seat | None, message: SeedMessage) -> None:
         if seat is None:

@@ -140,6 +140,10 @@ class Store(ABC):
     async def player_by_token(self, token_hash: str) -> PlayerRow | None: ...
 
     @abstractmethod
+    async def rename_player(self, player_id: str, nickname: str) -> None:
+        """A player's new nickname (the tables they sit at from now on show it)."""
+
+    @abstractmethod
     async def player(self, player_id: str) -> PlayerRow | None: ...
 
     # tables and seats

@@ -388,6 +388,15 @@ class SqlStore(Store):
         await self._batched(f"create player {player_id}", op)
         return row
 
+    async def rename_player(self, player_id: str, nickname: str) -> None:
+        async def op(connection: AsyncConnection) -> None:
+            done = await connection.execute(
+                update(players).where(players.c.id == player_id).values(nickname=nickname))
+            if done.rowcount == 0:
+                raise StoreError(f"no player {player_id}")
+
+        await self._batched(f"rename player {player_id}", op)
+
     async def player_by_token(self, token_hash: str) -> PlayerRow | None:
         return await self._find(players, players.c.token_hash == token_hash, player_row)
 

@@ -1,4 +1,5 @@
-"""Guests: ``POST /api/guests`` (a nickname in, a session token out) and ``GET /api/me``."""
+"""Guests: ``POST /api/guests`` (a nickname in, or none for a generated one; a session
+token out), ``GET /api/me`` and ``PATCH /api/me`` (a new nickname)."""
 
 from __future__ import annotations
 
@@ -9,17 +10,26 @@ from pydantic import BaseModel, Field
 
 from basra.server.auth import clean_nickname, new_id, new_token, token_hash
 from basra.server.deps import Player, StoreDep, limit
+from basra.server.names import friendly_name
 
 router = APIRouter()
 
 
 class GuestIn(BaseModel):
+    nickname: str | None = Field(default=None, max_length=200)
+    """None (or absent): a friendly generated name (one tap to play)."""
+
+
+class RenameIn(BaseModel):
     nickname: str = Field(max_length=200)
 
 
 @router.post("/api/guests", status_code=201)
-async def guest(body: GuestIn, request: Request, store: StoreDep) -> dict[str, Any]:
-    nickname = clean_nickname(body.nickname)  # a NicknameError answers 422 as it is
+async def guest(request: Request, store: StoreDep,
+                body: GuestIn | None = None) -> dict[str, Any]:
+    raw = body.nickname if body is not None else None
+    # A NicknameError answers 422 as it is.
+    nickname = friendly_name() if raw is None else clean_nickname(raw)
     limit(request, "guests")
     token = new_token()
     player = await store.create_player(new_id(), nickname, token_hash(token))
@@ -29,3 +39,12 @@ async def guest(body: GuestIn, request: Request, store: StoreDep) -> dict[str, A
 @router.get("/api/me")
 async def me(player: Player) -> dict[str, Any]:
     return {"id": player.id, "nickname": player.nickname}
+
+
+@router.patch("/api/me")
+async def rename(body: RenameIn, player: Player, store: StoreDep) -> dict[str, Any]:
+    """A new nickname: shown at every table the player sits down at from now on (a table
+    already seated keeps the name its match record was begun with)."""
+    nickname = clean_nickname(body.nickname)
+    await store.rename_player(player.id, nickname)
+    return {"id": player.id, "nickname": nickname}
