@@ -11,8 +11,9 @@ from contextlib import asynccontextmanager
 
 from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
-from fastapi.responses import JSONResponse
+from fastapi.responses import JSONResponse, Response
 from starlette.exceptions import HTTPException as StarletteHTTPException
+from starlette.middleware.gzip import GZipMiddleware
 from uvicorn.middleware.proxy_headers import ProxyHeadersMiddleware
 
 from basra import __version__
@@ -26,7 +27,7 @@ from basra.server.gc_pacing import GcPacer
 from basra.server.limits import BodyLimit
 from basra.server.lobby import Lobby
 from basra.server.routes import ROUTERS
-from basra.server.routes.pages import WEB_DIR, mount_web
+from basra.server.routes.pages import WEB_DIR, mount_web, wants_html
 from basra.store import open_store
 
 log = logging.getLogger("basra.app")
@@ -85,9 +86,14 @@ async def bad_request(request: Request, exc: Exception) -> JSONResponse:
     return error_response("request/invalid", message)
 
 
-async def http_error(request: Request, exc: Exception) -> JSONResponse:
-    """Starlette's own (unknown paths and methods, malformed requests): ``http/NNN``."""
+async def http_error(request: Request, exc: Exception) -> Response:
+    """Starlette's own (unknown paths and methods, malformed requests): ``http/NNN``; a
+    browser asking for a page that does not exist gets a page saying so."""
     assert isinstance(exc, StarletteHTTPException)
+    pages = getattr(request.app.state, "pages", None)
+    if exc.status_code == 404 and pages is not None and wants_html(request):
+        notice: Response = pages.notice(request, "not_found", 404)
+        return notice
     return error_response(f"http/{exc.status_code}", str(exc.detail))
 
 
@@ -100,6 +106,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     settings = settings or Settings()
     app = FastAPI(title="Basra", version=__version__, lifespan=lifespan)
     app.state.services = Services(settings, Guards.of(settings))
+    app.add_middleware(GZipMiddleware, minimum_size=512)
     app.add_middleware(BodyLimit, most=settings.limits.max_body_bytes)
     # Outermost: behind a proxy the operator names, the client is the one it forwards for.
     app.add_middleware(ProxyHeadersMiddleware,
