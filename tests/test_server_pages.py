@@ -41,7 +41,8 @@ def test_every_page_has_a_title_a_description_and_preview_tags(tmp_path: Path) -
             assert meta(page, "og:url") == base + path
             assert (meta(page, "og:image") or "").endswith("/img/icon-512.png")
             # Without JavaScript: the rules in short, never a blank page.
-            noscript = page.split("<noscript>")[1].split("</noscript>")[0]
+            noscript = page.split('<noscript>\n  <div class="page noscript">')[1].split(
+                "</noscript>")[0]
             assert "needs JavaScript" in noscript and "121" in noscript
             assert "{{" not in page
         arabic = (await http.get(base + "/", headers={**HTML, "Accept-Language": "ar"})).text
@@ -66,6 +67,9 @@ def test_an_invite_previews_who_invites_and_a_bad_one_says_so_first(tmp_path: Pa
         assert "<script" not in bad.text and 'href="/"' in bad.text
         tricky = await http.get(f"{base}/join/%3Cb%3Ex%3C%2Fb%3E", headers=HTML)
         assert tricky.status_code == 404 and "<b>x</b>" not in tricky.text
+        # A code that looks like a placeholder stays text (one pass over the template).
+        placeholder = await http.get(f"{base}/join/%7B%7Blinks%7D%7D", headers=HTML)
+        assert "The code {{links}} does not open any table" in placeholder.text
         arabic = await http.get(f"{base}/join/NOSUCH42", headers={**HTML,
                                                                   "Accept-Language": "ar"})
         assert 'dir="rtl"' in arabic.text and "هذه الدعوة غير صالحة" in arabic.text
@@ -107,6 +111,7 @@ def test_static_files_are_versioned_cached_and_compressed(tmp_path: Path) -> Non
             assert r.status_code == 200
             assert r.headers["cache-control"] == "public, max-age=31536000, immutable"
             assert r.headers["content-encoding"] == "gzip"
+            assert r.headers["x-basra-version"] == version_of(WEB)
             assert r.text == (WEB / "js" / "main.js").read_text()
             # The same file without the version, or under another release's: revalidated.
             for other in ("/static", "/static/v0123456789ab"):

@@ -209,6 +209,32 @@ def test_resigning_ends_the_match_for_the_resigners_side(tmp_path: Path) -> None
     serve(tmp_path, scenario, rematch_window_seconds=0.5, sweep_seconds=0.1)
 
 
+def test_no_resigning_before_the_match_begins_and_nothing_after_it(tmp_path: Path) -> None:
+    async def scenario(base: str, http: httpx.AsyncClient) -> None:
+        amira = await new_guest(base, http, "Amira")
+        omar = await new_guest(base, http, "Omar")
+        r = await http.post(f"{base}/api/tables/private", headers=amira.headers, json={})
+        table_id = r.json()["table"]["id"]
+        code = r.json()["invite_link"].rsplit("/", 1)[-1]
+        await http.post(f"{base}/api/tables/join", headers=omar.headers,
+                        json={"invite_code": code})
+        await amira.connect(table_id)  # Omar never comes: the table waits for him
+        await amira.until(lambda s: s["table"]["phase"] == "arriving")
+        await amira.send({"type": "resign"})
+        assert (await next_message(amira, "error"))["code"] == "resign/not_playing"
+        await omar.connect(table_id)
+        await amira.until(lambda s: s["view"]["round"] == 1)
+        await amira.send({"type": "resign"})
+        end = await amira.until(over, timeout=10)
+        assert end["table"]["resigned"] == 0 and end["view"]["winner"] == 1
+        await omar.send({"type": "seed", "round": 2, "client_seed": "late"})
+        assert (await next_message(omar, "error"))["code"] == "seed/wrong_round"
+        await amira.close()
+        await omar.close()
+
+    serve(tmp_path, scenario, arrival_seconds=60.0)
+
+
 def test_the_resignation_rule() -> None:
     two = new_match(find_variant("egyptian"), 2)
     assert resigned_match(two, 0).winner == 1 and resigned_match(two, 1).winner == 0

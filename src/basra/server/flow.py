@@ -15,7 +15,7 @@ from datetime import UTC, datetime
 from typing import TYPE_CHECKING, Any
 
 from basra.cards import NAMES, names_of, parse_card, parse_card_set
-from basra.driver import MatchDriver
+from basra.driver import MatchDriver, resigned_match
 from basra.engine import Match, Play
 from basra.errors import IllegalPlayError
 from basra.records import MatchRecord, to_json
@@ -129,6 +129,8 @@ class TableFlow:
         """Draw the next round's server seed, store it and publish its commitment. The
         round starts once every connected player sent a part for it (or said ready), or
         when the seed window ends; never before the commitment reached every connection."""
+        if self.status != "playing":
+            return  # decided (resigned) or given up meanwhile: no more rounds
         seed = new_server_seed()
         await self.store.add_round(self.row.id, self.driver.next_round, seed,
                                    commitment(seed))
@@ -244,22 +246,30 @@ class TableFlow:
     # ------------------------------------------------------------------ the end
 
     async def _resign(self, seat: Seat) -> None:
-        """The player of ``seat`` resigns: the match ends now, lost for their side."""
-        if self.status != "playing" or self.driver.match.winner is not None:
+        """The player of ``seat`` resigns: the match ends now, lost for their side. Stored
+        first, then applied (a store that fails changes nothing); not before every seated
+        player has arrived (the match has not begun)."""
+        if (self.status != "playing" or self.timers.arrival is not None
+                or self.driver.match.winner is not None):
             raise ProtocolError("only a match in play can be resigned", "resign/not_playing")
-        if self.seeding.open:
-            self.seeding.close()
+        after = resigned_match(self.driver.match, seat.number)
+        await self.store.finish_table(self.row.id, snapshot.result_json(after, seat.number))
         self.thinking.cancel()
         self.driver.resign(seat.number)
         self.resigned = seat.number
-        await self._finish()
+        await self._finish(stored=True)
 
-    async def _finish(self) -> None:
+    async def _finish(self, stored: bool = False) -> None:
+        """The match is decided: stored (unless ``stored`` already), then every timer and
+        window closed and everyone told."""
+        if not stored:
+            await self.store.finish_table(self.row.id, snapshot.result_json(
+                self.driver.match, self.resigned))
         self.timers.turn = None
+        self.timers.arrival = None
+        self.seeding.close()
         self.status = "finished"
         self.finished_at = time.monotonic()
-        await self.store.finish_table(self.row.id, snapshot.result_json(self.driver.match,
-                                                                        self.resigned))
         self.version += 1
         self._broadcast()
 

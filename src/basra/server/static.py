@@ -96,7 +96,8 @@ class WebAssets:
 class CachedStatic(StaticFiles):
     """Static files with cache headers: under ``/static/v<this version>/`` immutable for a
     year; under another version (a page from before a release, or from a node of another
-    release in a cluster) or none, revalidated by ETag."""
+    release in a cluster) or none, revalidated by ETag. Every answer names the release
+    whose file it is (``X-Basra-Version``), so the service worker keeps only its own."""
 
     def __init__(self, version: str, *, directory: Path) -> None:
         super().__init__(directory=directory)
@@ -114,7 +115,8 @@ class CachedStatic(StaticFiles):
 
         async def with_cache(message: Message) -> None:
             if message["type"] == "http.response.start":
-                headers = [*message.get("headers", []), (b"cache-control", cache.encode())]
+                headers = [*message.get("headers", []), (b"cache-control", cache.encode()),
+                           (b"x-basra-version", self.version.encode())]
                 message = {**message, "headers": headers}
             await send(message)
 

@@ -386,6 +386,9 @@ class Table(TableFlow):
     async def _part(self, seat: Seat | None, message: SeedMessage) -> None:
         if seat is None:
             raise ProtocolError("spectators have no client seed", "seed/not_seated")
+        if self.status != "playing":
+            raise ProtocolError("the match is not in play: no round waits for client seeds",
+                                "seed/wrong_round")
         self.seeding.check_part(self.driver.rounds, seat, message)
         if seat.part == message.client_seed:
             return

@@ -9,8 +9,25 @@ const VERSION = "{{version}}";
 const SHELL = {{shell}};
 const CACHE = `basra-${VERSION}`;
 
+/** Whether an answer may be kept: a page, or a file of this very release (in a cluster
+ * being upgraded, another node may answer this release's path with its own file). */
+function keepable(url, answer) {
+  if (!answer.ok) return false;
+  if (!new URL(url, self.location.origin).pathname.startsWith("/static/")) return true;
+  return answer.headers.get("x-basra-version") === VERSION;
+}
+
+async function keepShell() {
+  const cache = await caches.open(CACHE);
+  await Promise.all(SHELL.map(async (url) => {
+    const answer = await fetch(url, { cache: "no-cache" });
+    if (!keepable(url, answer)) throw new Error(`not this release's: ${url}`);
+    await cache.put(url, answer);
+  }));
+}
+
 self.addEventListener("install", (event) => {
-  event.waitUntil(caches.open(CACHE).then((cache) => cache.addAll(SHELL)).then(() => self.skipWaiting()));
+  event.waitUntil(keepShell().then(() => self.skipWaiting()));
 });
 
 self.addEventListener("activate", (event) => {
@@ -24,7 +41,7 @@ async function fromCacheFirst(request) {
   const kept = await cache.match(request);
   if (kept) return kept;
   const answer = await fetch(request);
-  if (answer.ok) cache.put(request, answer.clone());
+  if (keepable(request.url, answer)) cache.put(request, answer.clone());
   return answer;
 }
 

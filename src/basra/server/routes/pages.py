@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import html
 import json
+import re
 from functools import lru_cache
 from pathlib import Path
 from typing import Any
@@ -28,6 +29,7 @@ PAGES = ("/", "/table/{table_id}", "/rules", "/rules/{variant}", "/history")
 LANGUAGES = ("en", "ar", "fr", "sr")
 RIGHT_TO_LEFT = frozenset({"ar"})
 NO_STORE = {"Cache-Control": "no-cache"}
+PLACEHOLDER = re.compile(r"\{\{(\w+)\}\}")
 
 
 @lru_cache(maxsize=8)
@@ -80,11 +82,11 @@ class Pages:
             f'<meta name="twitter:description" content="{d}">',
             f'<meta name="twitter:image" content="{i}">'])
 
-    def _fill(self, template: str, values: dict[str, str]) -> str:
-        out = template
-        for name, value in values.items():
-            out = out.replace("{{" + name + "}}", value)
-        return out
+    @staticmethod
+    def _fill(template: str, values: dict[str, str]) -> str:
+        """Every ``{{name}}`` of the template replaced in one pass (a value is never read
+        for placeholders of its own)."""
+        return PLACEHOLDER.sub(lambda m: values.get(m[1], m[0]), template)
 
     def page(self, request: Request, title: str, description: str) -> HTMLResponse:
         """The client's page, with its title and tags."""
