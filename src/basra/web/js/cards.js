@@ -1,10 +1,12 @@
 // Cards drawn as SVG in the page: suits are vector symbols (no font needed), the corner
-// index is large enough to read at phone size, and scoring cards carry a small points
-// badge (power cards that are not Jacks a sweep badge). Names and index letters come from
-// the catalogues, so a French deck reads R D V and an Arabic screen reader says السنك.
+// indices have margins of their own (no pip ever touches them) and are large enough to read
+// at phone size, and scoring cards carry a small points badge (power cards that are not
+// Jacks a sweep badge). Names and index letters come from the catalogues, so a French deck
+// reads R D V and an Arabic screen reader says السنك; written card names and signed numbers
+// come as isolated left-to-right elements, so right-to-left text never reorders them.
 
-import { s } from "./dom.js";
-import { t, has } from "./i18n.js";
+import { h, s } from "./dom.js";
+import { t, has, num } from "./i18n.js";
 import { cardPoints, isPower, rankOf } from "./variants.js";
 
 export const RED = new Set(["D", "H"]);
@@ -44,18 +46,27 @@ export function ensureSprites() {
   document.body.prepend(sprite);
 }
 
-const L = 35, M = 50, R = 65, T = 34, B = 106, C = 70;
-const FOUR = [[L, T], [R, T], [L, B], [R, B]];
+// The face is laid out in three columns of the 100 x 140 box: the corner indices (rank over
+// suit) live in the outer margins, x 2-26 at the top left and its turn at the bottom right,
+// and every pip or face panel stays in the inner column, x 28-72, so an index never
+// touches a pip. The points or sweep mark sits in the free top of the right margin.
+const INNER = { left: 28, right: 72, top: 12, bottom: 128 };
+const PIP = 14;
+const L = INNER.left + 2 + PIP / 2, R = INNER.right - 2 - PIP / 2, M = 50;
+const ROW = (INNER.bottom - INNER.top - PIP) / 3;
+const Y = [0, 1, 2, 3].map((i) => INNER.top + PIP / 2 + i * ROW);
+const MID = (Y[0] + Y[3]) / 2;
+const SIDES = (ys) => ys.flatMap((y) => [[L, y], [R, y]]);
 const PIPS = {
-  2: [[M, T], [M, B]],
-  3: [[M, T], [M, C], [M, B]],
-  4: FOUR,
-  5: [...FOUR, [M, C]],
-  6: [...FOUR, [L, C], [R, C]],
-  7: [...FOUR, [L, C], [R, C], [M, 52]],
-  8: [...FOUR, [L, C], [R, C], [M, 52], [M, 88]],
-  9: [...FOUR, [L, 58], [R, 58], [L, 82], [R, 82], [M, C]],
-  10: [...FOUR, [L, 58], [R, 58], [L, 82], [R, 82], [M, 46], [M, 94]],
+  2: [[M, Y[0]], [M, Y[3]]],
+  3: [[M, Y[0]], [M, MID], [M, Y[3]]],
+  4: SIDES([Y[0], Y[3]]),
+  5: [...SIDES([Y[0], Y[3]]), [M, MID]],
+  6: SIDES([Y[0], MID, Y[3]]),
+  7: [...SIDES([Y[0], MID, Y[3]]), [M, (Y[0] + MID) / 2]],
+  8: [...SIDES([Y[0], MID, Y[3]]), [M, (Y[0] + MID) / 2], [M, (MID + Y[3]) / 2]],
+  9: [...SIDES(Y), [M, MID]],
+  10: [...SIDES(Y), [M, (Y[0] + Y[1]) / 2], [M, (Y[2] + Y[3]) / 2]],
 };
 
 function suitUse(suit, x, y, size, extra = {}) {
@@ -67,14 +78,36 @@ export function rankIndex(rank) {
   return has(`rank.index.${rank}`) ? t(`rank.index.${rank}`) : rank;
 }
 
-function corner(rank, suit) {
+// The index's own font (presentation attributes: the face needs no stylesheet to be right);
+// two characters ("10") are fitted to the margin's width.
+const INDEX_FONT = { "font-family": "DejaVu Sans, Liberation Sans, Arial, sans-serif", "font-weight": 800, "font-size": 27 };
+
+function corner(rank, suit, extra = {}) {
   const text = rankIndex(rank);
-  return s("g", { class: "card-index" },
-    s("text", { x: 16, y: 33, "text-anchor": "middle", class: text.length > 1 ? "rank rank-wide" : "rank" }, text),
-    suitUse(suit, 6.5, 38, 19));
+  const wide = Array.from(text).length > 1;
+  return s("g", { class: "card-index", ...extra },
+    s("text", { x: 14, y: 28, "text-anchor": "middle", class: "idx-rank", fill: "currentColor", ...INDEX_FONT,
+      ...(wide ? { textLength: 22, lengthAdjust: "spacingAndGlyphs" } : {}) }, text),
+    suitUse(suit, 7, 35, 14, { class: "idx-suit" }));
 }
 
-/** A card's face as an SVG element (decorative: the container carries the label). */
+function pips(rank, suit) {
+  if (rank === "A") return [suitUse(suit, M - 20, 50, 40, { class: "pip" })];
+  if (FACES.has(rank)) {
+    const { left, right, top, bottom } = INNER;
+    return [s("g", { class: "pip face" },
+      s("rect", { class: "face-frame", x: left, y: top - 2, width: right - left, height: bottom - top + 4, rx: 5, fill: "#fbf0d2", stroke: "currentColor", "stroke-width": 1.6 }),
+      s("rect", { x: left + 4, y: top + 2, width: right - left - 8, height: bottom - top - 4, rx: 3, fill: "none", stroke: "currentColor", "stroke-width": 0.8, opacity: 0.45 }),
+      suitUse(suit, M - 9, top + 6, 18),
+      s("text", { class: "face-mark", x: M, y: 84, "text-anchor": "middle", fill: "currentColor", "font-family": "Georgia, DejaVu Serif, serif", "font-weight": 700, "font-size": 40 }, rankIndex(rank)),
+      suitUse(suit, M - 9, bottom - 24, 18, { transform: `rotate(180 ${M} ${bottom - 15})` }))];
+  }
+  return PIPS[rank].map(([x, y]) => suitUse(suit, x - PIP / 2, y - PIP / 2, PIP,
+    { class: "pip", ...(y > 70 ? { transform: `rotate(180 ${x} ${y})` } : {}) }));
+}
+
+/** A card's face as an SVG element (decorative: the container carries the label). Cards
+ * never mirror: the face is drawn left to right in every language, its signed mark too. */
 export function cardFace(card, variant) {
   const rank = rankOf(card);
   const suit = suitOf(card);
@@ -82,35 +115,20 @@ export function cardFace(card, variant) {
   const parts = [
     s("rect", { class: "card-paper", x: 1, y: 1, width: 98, height: 138, rx: 9 }),
     corner(rank, suit),
-    s("g", { transform: "rotate(180 50 70)" }, corner(rank, suit)),
+    corner(rank, suit, { transform: "rotate(180 50 70)" }),
+    pips(rank, suit),
   ];
-  if (FACES.has(rank)) {
-    parts.push(
-      s("rect", { class: "face-panel", x: 25, y: 24, width: 50, height: 92, rx: 6 }),
-      s("text", { class: "face-letter", x: 50, y: 78, "text-anchor": "middle" }, rankIndex(rank)),
-      suitUse(suit, 40, 86, 20),
-      suitUse(suit, 40, 34, 20, { transform: "rotate(180 50 44)" }),
-    );
-  } else if (rank === "A") {
-    parts.push(suitUse(suit, 22, 42, 56));
-  } else {
-    for (const [x, y] of PIPS[rank]) {
-      const size = 17;
-      const extra = y > 70 ? { transform: `rotate(180 ${x} ${y})` } : {};
-      parts.push(suitUse(suit, x - size / 2, y - size / 2, size, extra));
-    }
-  }
   const points = variant ? cardPoints(variant, card) : 0;
   if (points) {
     parts.push(s("g", { class: points > 0 ? "mark mark-plus" : "mark mark-minus" },
-      s("circle", { cx: 85, cy: 15, r: 12 }),
-      s("text", { x: 85, y: 19.5, "text-anchor": "middle" }, points > 0 ? `+${points}` : `${points}`)));
+      s("circle", { cx: 86, cy: 14, r: 11.5 }),
+      s("text", { x: 86, y: 18.5, "text-anchor": "middle", direction: "ltr", "unicode-bidi": "isolate" }, signedNumber(points))));
   } else if (variant && isPower(variant, card)) {
     parts.push(s("g", { class: "mark mark-power" },
-      s("circle", { cx: 85, cy: 15, r: 12 }),
-      s("use", { href: "#sweep", x: 76, y: 6, width: 18, height: 18 })));
+      s("circle", { cx: 86, cy: 14, r: 11.5 }),
+      s("use", { href: "#sweep", x: 77.5, y: 5.5, width: 17, height: 17 })));
   }
-  return s("svg", { class: `card-svg ${color}`, viewBox: "0 0 100 140", "aria-hidden": "true", focusable: "false" }, parts);
+  return s("svg", { class: `card-svg ${color}`, viewBox: "0 0 100 140", direction: "ltr", "aria-hidden": "true", focusable: "false" }, parts);
 }
 
 export function cardBack() {
@@ -139,4 +157,45 @@ export function cardLabel(card, variant) {
 /** A short written form: index and suit symbol ("10♦", "V♠"). */
 export function cardShort(card) {
   return `${rankIndex(rankOf(card))}${t(`suit.symbol.${suitOf(card)}`)}`;
+}
+
+/** The short form as an element of its own, isolated left to right, so a right-to-left
+ * line never splits a card's rank from its suit ("7♥", never "♥7"). */
+export function cardTag(card, cls = null) {
+  return h("bdi", { class: ["card-name", cls], dir: "ltr" }, cardShort(card));
+}
+
+/** Cards' short forms, each isolated, with `sep` between them. */
+export function cardTags(cards, sep = " ") {
+  return cards.flatMap((card, i) => (i ? [sep, cardTag(card)] : [cardTag(card)]));
+}
+
+const RANKS = ["A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K"];
+const escape = (text) => text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+
+/** `text` (a catalogue sentence) with every card name in it ("10♦", "R♠") as an isolated
+ * left-to-right element: strings and elements, ready to append. */
+export function withCardNames(text) {
+  const indices = RANKS.map(rankIndex).sort((a, b) => b.length - a.length).map(escape);
+  const suits = ["C", "D", "H", "S"].map((suit) => escape(t(`suit.symbol.${suit}`)));
+  const pattern = new RegExp(`(?:${indices.join("|")})(?:${suits.join("|")})`, "gu");
+  const parts = [];
+  let last = 0;
+  for (const match of text.matchAll(pattern)) {
+    if (match.index > last) parts.push(text.slice(last, match.index));
+    parts.push(h("bdi", { class: "card-name", dir: "ltr" }, match[0]));
+    last = match.index + match[0].length;
+  }
+  if (last < text.length) parts.push(text.slice(last));
+  return parts;
+}
+
+/** A number with its sign in front ("+3", "−2", "0"), in Latin digits. */
+export function signedNumber(n) {
+  return n > 0 ? `+${num(n)}` : n < 0 ? `\u2212${num(-n)}` : num(0);
+}
+
+/** A signed number as an element that reads left to right in every language. */
+export function signedTag(n, cls = null) {
+  return h("bdi", { class: ["signed", cls], dir: "ltr" }, signedNumber(n));
 }

@@ -1,5 +1,8 @@
 // The connection banner: lost (with the seconds to the next attempt and a retry button,
-// data-action="reconnect"), back for a moment after a reconnect, or hidden.
+// data-action="reconnect"), back for a moment after a reconnect, or hidden. It is a one-line
+// strip laid over the top of the page (the stylesheet fixes it there): it never takes room
+// from the table, so the hand stays where it was. The strip's short words are shown; the
+// whole sentence is its accessible name.
 
 import { h } from "../dom.js";
 import { t } from "../i18n.js";
@@ -9,10 +12,12 @@ export function renderBanner(st, { wallNow = 0, online = true } = {}) {
   const attrs = { class: "conn-banner", role: "status" };
   if (st.connection === "reconnecting") {
     const left = Math.max(0, Math.ceil((st.reconnectAt - wallNow) / 1000));
-    const text = !online ? t("conn.offline")
-      : left > 0 ? t("conn.lost_retry", { count: left, seconds: left }) : t("conn.lost");
+    const [text, short] = !online ? [t("conn.offline"), t("conn.strip_offline")]
+      : left > 0 ? [t("conn.lost_retry", { count: left, seconds: left }), t("conn.strip_lost", { count: left, seconds: left })]
+        : [t("conn.lost"), t("conn.lost")];
     return h("div", { ...attrs, dataset: { state: "lost" } },
-      h("span", { class: "spinner small" }), h("span", { class: "conn-text" }, text),
+      h("span", { class: "spinner small", "aria-hidden": "true" }),
+      h("span", { class: "conn-text", title: text }, h("span", { class: "sr-only" }, text), h("span", { "aria-hidden": "true" }, short)),
       h("button", { class: "btn small", type: "button", dataset: { action: "reconnect" } }, t("conn.retry")));
   }
   if (st.flash) return h("div", { ...attrs, dataset: { state: "back" } }, h("span", { class: "conn-text" }, t("conn.back")));

@@ -4,11 +4,14 @@
 
 import { h } from "../dom.js";
 import { t, num } from "../i18n.js";
+import { signedTag, withCardNames } from "../cards.js";
 import { mySide } from "../state.js";
 import { sideName } from "./names.js";
 
-// Numbers with signs stay left-to-right inside right-to-left text.
-const signed = (n) => (n > 0 ? `+${num(n)}` : n < 0 ? `−${num(-n)}` : "—");
+// Signed numbers, counts ("×2") and card names are isolated left-to-right elements, so a
+// right-to-left cell reads "+3", never "3+".
+const signed = (n) => (n ? signedTag(n) : "—");
+const times = (n) => h("bdi", { class: "times", dir: "ltr" }, `×${num(n)}`);
 
 export function breakdownTable(st, b) {
   const me = mySide(st);
@@ -16,18 +19,18 @@ export function breakdownTable(st, b) {
   const head = h("tr", null, h("th", { scope: "col" }, h("span", { class: "sr-only" }, t("breakdown.item"))),
     sides.map((side) => h("th", { scope: "col", class: side === me ? "mine" : "" }, sideName(st, side))));
   const rows = [];
-  const row = (label, cells, cls) => rows.push(h("tr", { class: cls }, h("th", { scope: "row" }, label),
-    cells.map((c, i) => h("td", { class: i === me ? "mine" : "" }, h("bdi", { dir: "ltr" }, c)))));
+  const row = (label, cells, cls) => rows.push(h("tr", { class: cls }, h("th", { scope: "row" }, withCardNames(label)),
+    cells.map((c, i) => h("td", { class: i === me ? "mine" : "" }, c))));
   row(t("breakdown.cards"), b.cards.map((n) => num(n)), "muted");
   if (b.exact) {
     const rule = b.majorityRule;
     const majLabel = rule.kind === "27-of-52" ? t("breakdown.majority27", { n: rule.points }) : t("breakdown.majority_most", { n: rule.points });
-    row(majLabel, b.majority.map((m, i) => (b.carry[i] > 0 ? `${signed(m)} ${t("breakdown.with_carry", { n: num(b.carry[i]) })}` : signed(m))));
+    row(majLabel, b.majority.map((m, i) => (b.carry[i] > 0 ? [signed(m), " ", t("breakdown.with_carry", { n: num(b.carry[i]) })] : signed(m))));
     for (const line of b.lines) {
       row(t(`breakdown.line.${line.spec}`, { each: line.each }),
-        line.counts.map((count, i) => (count ? `${line.cards > 1 ? `×${num(count)} ` : ""}${signed(line.points[i])}` : "—")));
+        line.counts.map((count, i) => (count ? [line.cards > 1 ? [times(count), " "] : null, signed(line.points[i])] : "—")));
     }
-    row(t("breakdown.basras"), b.basras.map((n, i) => (n ? `×${num(n)} ${signed(b.basraPoints[i])}` : "—")));
+    row(t("breakdown.basras"), b.basras.map((n, i) => (n ? [times(n), " ", signed(b.basraPoints[i])] : "—")));
   }
   row(t("breakdown.round_points"), b.points.map((n) => signed(n)), "sum");
   row(t("breakdown.totals"), b.totals.map((n) => num(n)), "total");

@@ -2,9 +2,9 @@
 // table (invite link, seats, bots to add), the wait for seated players to arrive, an
 // abandoned table, the deal card of a round waiting for parts, or an empty floor.
 
-import { h } from "../dom.js";
+import { h, s } from "../dom.js";
 import { t, num } from "../i18n.js";
-import { playerName } from "../ui.js";
+import { copyText, playerName, toast } from "../ui.js";
 import { botLevels } from "../variants.js";
 import { partIn, readied, table, view } from "../state.js";
 import { arrivingText } from "./seats.js";
@@ -18,10 +18,38 @@ const FIRST_LEVEL = "medium";
 const card = (cls, notice, ...children) => h("div", { class: ["center-card", cls], dataset: notice ? { notice } : undefined }, ...children);
 const lobbyButton = () => h("a", { class: "btn primary", href: "/", dataset: { action: "nav" } }, t("nav.lobby"));
 
+const inviteUrl = (tb) => `${location.origin}/join/${tb.invite_code}`;
+const canShare = () => typeof navigator.share === "function";
+
+/** Share the invite through the system's share sheet ("Amira invites you to a game of
+ * Basra" and the link); where there is none, or it fails, copy the link and say so.
+ * (data-action "share-invite"; without navigator.share the button is a "copy-invite".) */
+export async function shareInvite(st) {
+  const tb = table(st);
+  const url = inviteUrl(tb);
+  if (canShare()) {
+    const name = st.seat !== null ? playerName(tb.players[st.seat], tb.players) : "";
+    try {
+      await navigator.share({ title: t("app.name"), text: t("wait.share_text", { name }), url });
+      return;
+    } catch (err) {
+      if (err && err.name === "AbortError") return;
+    }
+  }
+  const ok = await copyText(url);
+  toast(ok ? t("wait.copied") : t("wait.copy_failed"), ok ? "info" : "error");
+}
+
+function shareIcon() {
+  return s("svg", { class: "share-icon", viewBox: "0 0 24 24", "aria-hidden": "true", focusable: "false" },
+    s("circle", { cx: 18, cy: 5, r: 3 }), s("circle", { cx: 6, cy: 12, r: 3 }), s("circle", { cx: 18, cy: 19, r: 3 }),
+    s("path", { d: "M8.6 10.7 15.4 6.3M8.6 13.3l6.8 4.4" }));
+}
+
 function waitingRoom(st) {
   const tb = table(st);
   const code = tb.invite_code;
-  const linkUrl = code ? `${location.origin}/join/${code}` : "";
+  const linkUrl = code ? inviteUrl(tb) : "";
   const owner = st.seat === 0 && tb.kind === "private";
   const levels = botLevels();
   const first = levels.includes(FIRST_LEVEL) ? FIRST_LEVEL : levels[0];
@@ -29,19 +57,23 @@ function waitingRoom(st) {
     const filled = p.kind !== "empty";
     const name = filled ? (p.seat === st.seat ? t("seat.you_named", { name: playerName(p, tb.players) }) : playerName(p, tb.players)) : t("seat.empty");
     return h("li", { class: ["wait-seat", filled ? "filled" : "open"], dataset: { key: `wait-${p.seat}` } },
-      h("span", { class: "wait-seat-no" }, t("seat.number", { n: num(p.seat + 1) })),
-      h("span", { class: "wait-seat-name" }, name),
-      !filled && owner ? [
+      h("div", { class: "wait-seat-who" },
+        h("span", { class: "wait-seat-no" }, t("seat.number", { n: num(p.seat + 1) })),
+        h("span", { class: "wait-seat-name" }, name)),
+      !filled && owner ? h("div", { class: "wait-seat-add" },
         h("select", { class: "level-select", "aria-label": t("lobby.bot.level") },
           levels.map((l) => h("option", { value: l, selected: l === first }, t(`bot.level.${l}`)))),
-        h("button", { class: "btn small", type: "button", dataset: { action: "add-bot", seat: String(p.seat) } }, t("wait.add_bot")),
-      ] : null);
+        h("button", { class: "btn small", type: "button", dataset: { action: "add-bot", seat: String(p.seat) } }, t("wait.add_bot"))) : null);
   });
   const parts = [h("h2", null, t("wait.title")), h("p", null, t("wait.text"))];
   if (code) {
+    const share = canShare();
     parts.push(h("div", { class: "invite" },
-      h("input", { class: "invite-link", type: "text", readonly: true, value: linkUrl, "aria-label": t("wait.link"), dataset: { action: "invite-link" } }),
-      h("button", { class: "btn primary", type: "button", dataset: { focusKey: "copy", action: "copy-invite" } }, t("wait.copy"))),
+      h("input", { class: "invite-link", type: "text", dir: "ltr", readonly: true, value: linkUrl, "aria-label": t("wait.link"), dataset: { action: "invite-link" } }),
+      h("div", { class: "invite-actions" },
+        h("button", { class: "btn primary share-invite", type: "button", dataset: { focusKey: "share", action: share ? "share-invite" : "copy-invite" } },
+          shareIcon(), t("wait.share")),
+        share ? h("button", { class: "btn copy-invite", type: "button", dataset: { focusKey: "copy", action: "copy-invite" } }, t("wait.copy")) : null)),
     h("p", { class: "hint" }, t("wait.code", { code })));
   }
   parts.push(h("ul", { class: "wait-seats" }, seats));

@@ -4,13 +4,16 @@
 
 import { h } from "../dom.js";
 import { t, num } from "../i18n.js";
-import { cardFace, cardLabel, cardName, cardShort } from "../cards.js";
+import { cardFace, cardLabel, cardName, cardShort, cardTags, withCardNames } from "../cards.js";
+import { waysIcon } from "./names.js";
 import { canPlay, optionsFor, table, view } from "../state.js";
 
 /** `focusCard`: the card whose button is in the tab order (the focused one, if any). */
 export function renderHand(st, { focusCard = null } = {}) {
   const attrs = { class: ["hand"], role: "toolbar", "aria-label": t("table.hand"), "aria-orientation": "horizontal" };
-  if (!st.game || st.seat === null) return h("div", attrs);
+  // A spectator has no hand: the region takes no room (the floor and seats get it).
+  if (st.game && st.seat === null) return h("div", { class: ["hand", "spectator"], hidden: true });
+  if (!st.game) return h("div", attrs);
   const v = view(st);
   const variant = table(st).variant;
   const mine = canPlay(st);
@@ -34,15 +37,22 @@ export function renderHand(st, { focusCard = null } = {}) {
       dataset: { card, key: card, focusKey: `hand-${card}`, index: String(i + 1), action: "play-card" },
     }, cardFace(card, variant),
     h("span", { class: "key-hint", "aria-hidden": "true" }, num(i + 1)),
-    options.length > 1 ? h("span", { class: "multi-badge", "aria-hidden": "true" }, num(options.length)) : null);
+    options.length > 1 ? waysBadge(options.length) : null);
   }));
+}
+
+/** The count of a card's takes: a pill with a fork and "2 ways", under the card's free
+ * bottom-left corner (the index is top left and bottom right), unlike the floor's round
+ * option numbers. */
+function waysBadge(n) {
+  return h("span", { class: "multi-badge", "aria-hidden": "true" }, waysIcon(), h("span", { class: "ways-text" }, t("hand.ways", { count: n, n: num(n) })));
 }
 
 export function renderChoice(st) {
   const choice = st.choice;
   if (!choice) return h("div", { class: "choice-bar", hidden: true });
   return h("div", { class: "choice-bar" },
-    h("div", { class: "choice-title", id: "choice-title" }, t("choice.title", { card: cardShort(choice.card) })),
+    h("div", { class: "choice-title", id: "choice-title" }, withCardNames(t("choice.title", { card: cardShort(choice.card) }))),
     h("div", { class: "choice-options", role: "group", "aria-labelledby": "choice-title" },
       choice.options.map((option, i) => h("button", {
         type: "button",
@@ -50,6 +60,6 @@ export function renderChoice(st) {
         dataset: { option: String(i), focusKey: `option-${i}`, action: "option", key: `${choice.card}-${i}` },
         "aria-label": t("choice.option_label", { n: i + 1, cards: option.take.map(cardName).join(t("list.and")) }),
         "aria-keyshortcuts": String(i + 1),
-      }, h("span", { class: "opt-num" }, num(i + 1)), h("span", { class: "opt-cards" }, option.take.map(cardShort).join(" + "))))),
+      }, h("span", { class: "opt-num" }, num(i + 1)), h("span", { class: "opt-cards" }, cardTags(option.take, " + "))))),
     h("button", { type: "button", class: "btn ghost small", dataset: { focusKey: "choice-cancel", action: "cancel-choice" } }, t("choice.cancel")));
 }

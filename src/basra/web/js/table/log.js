@@ -4,7 +4,7 @@
 import { h } from "../dom.js";
 import { t, num } from "../i18n.js";
 import { recordUrl } from "../api.js";
-import { cardName, cardShort } from "../cards.js";
+import { cardName, cardTag, cardTags, signedTag } from "../cards.js";
 import { sideCount } from "../variants.js";
 import { mySide, table, view } from "../state.js";
 import { seatName, sideName } from "./names.js";
@@ -19,7 +19,7 @@ export function renderScores(st) {
   const me = mySide(st);
   const rows = v.results.map((r, i) => h("tr", null,
     h("th", { scope: "row" }, num(i + 1)),
-    r.points.map((p, side) => h("td", { class: side === me ? "mine" : "" }, num(p), h("small", null, ` (${num(r.totals[side])})`)))));
+    r.points.map((p, side) => h("td", { class: side === me ? "mine" : "" }, h("bdi", { dir: "ltr" }, num(p)), " ", h("small", null, "(", h("bdi", { dir: "ltr" }, num(r.totals[side])), ")")))));
   return panel("scores-panel", "scores-title", [
     h("h2", { id: "scores-title" }, t("scores.title")),
     v.results.length ? h("table", { class: "score-sheet" },
@@ -36,9 +36,10 @@ export function renderLog(st) {
   const items = view(st).plays.slice(-12).reverse().map((p) => h("li", { class: p.basra ? "basra" : "" },
     h("span", { class: "log-who" }, seatName(st, p.seat)),
     " ",
-    h("span", { class: "log-card" }, cardShort(p.card)),
-    p.take.length ? [" → ", h("span", { class: "log-take" }, p.take.map(cardShort).join(" "))] : null,
-    p.basra ? h("span", { class: "log-basra" }, ` ${t("basra.word")} `, h("bdi", { dir: "ltr" }, `+${num(p.basra)}`)) : null));
+    cardTag(p.card, "log-card"),
+    // The arrow points the way the line reads (mirrored right to left by the stylesheet).
+    p.take.length ? [" ", h("span", { class: "log-arrow", "aria-hidden": "true" }, "→"), " ", h("span", { class: "log-take" }, cardTags(p.take))] : null,
+    p.basra ? h("span", { class: "log-basra" }, ` ${t("basra.word")} `, signedTag(p.basra)) : null));
   return panel("log-panel", "log-title", [
     h("h2", { id: "log-title" }, t("log.title")),
     items.length ? h("ol", { class: "play-log", reversed: true }, items) : h("p", { class: "muted" }, t("log.none")),

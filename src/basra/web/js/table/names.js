@@ -39,6 +39,19 @@ export function botIcon() {
     s("path", { d: "M12 8V4M10 4h4", class: "antenna" }));
 }
 
+/** An eye: the watcher's marker. */
+export function eyeIcon() {
+  return s("svg", { class: "eye-icon", viewBox: "0 0 24 24", "aria-hidden": "true", focusable: "false" },
+    s("path", { d: "M2 12s3.6-6 10-6 10 6 10 6-3.6 6-10 6S2 12 2 12z" }),
+    s("circle", { cx: 12, cy: 12, r: 3.2, class: "pupil" }));
+}
+
+/** A fork: one card, several takes (the hand's "2 ways" pill). */
+export function waysIcon() {
+  return s("svg", { class: "ways-icon", viewBox: "0 0 16 16", "aria-hidden": "true", focusable: "false" },
+    s("path", { d: "M8 15V9M8 9 3.5 4.5M8 9l4.5-4.5M2 2h4M2 2v4M14 2h-4M14 2v4" }));
+}
+
 export function trophy() {
   return s("svg", { class: "trophy", viewBox: "0 0 24 24", "aria-hidden": "true", focusable: "false" },
     s("path", { d: "M7 3h10v3a5 5 0 0 1-10 0zM5 4H3v2a4 4 0 0 0 4 4M19 4h2v2a4 4 0 0 1-4 4M12 11v5M8 21h8M9 16h6v5H9z" }));

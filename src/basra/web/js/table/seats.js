@@ -6,7 +6,7 @@ import { t, num } from "../i18n.js";
 import { playerName } from "../ui.js";
 import { sideOf } from "../variants.js";
 import { mySide, myTurn, table, view } from "../state.js";
-import { botIcon, pileIcon, seatName } from "./names.js";
+import { botIcon, eyeIcon, pileIcon, seatName } from "./names.js";
 import { clockInfo } from "./clock.js";
 
 export function avatar(st, seat, player, now) {
@@ -86,7 +86,10 @@ function statusLine(st) {
 export function renderMe(st, { now = 0 } = {}) {
   const root = (...children) => h("div", { class: "me-bar" }, ...children);
   if (!st.game) return root();
-  if (st.seat === null) return root(h("span", { class: "me-status" }, t("table.spectating")));
+  if (st.seat === null) {
+    return root(h("span", { class: "watching-mark" }, eyeIcon(), t("table.watching")),
+      h("span", { class: "me-status" }, t("table.spectating")));
+  }
   const v = view(st);
   const tb = table(st);
   const player = tb.players[st.seat];
