@@ -77,11 +77,20 @@ export async function me() {
   }
 }
 
-/** Become a guest called `nickname` (a new guest each time). */
-export async function signIn(nickname) {
-  const answer = await request("POST", "/api/guests", { nickname });
+/** Become a new guest: called `nickname`, or, without one, a friendly name the server
+ * makes up (one tap to play; it can be changed later with `rename`). */
+export async function signIn(nickname = "") {
+  const answer = await request("POST", "/api/guests", nickname ? { nickname } : {});
   session.save(answer.token, answer.player);
   return answer.player;
+}
+
+/** The same guest under a new nickname (for the tables sat down at from now on). */
+export async function rename(nickname) {
+  const player = await request("PATCH", "/api/me", { nickname });
+  write(NICK_KEY, player.nickname);
+  write(ID_KEY, player.id);
+  return player;
 }
 
 export const api = {

@@ -12,7 +12,8 @@ let fallback = {};
 const listeners = new Set();
 
 async function fetchCatalogue(code) {
-  const response = await fetch(`/static/i18n/${code}.json`, { cache: "no-cache" });
+  // Relative to this module, so a versioned static prefix (/static/v<hash>/) carries over.
+  const response = await fetch(new URL(`../i18n/${code}.json`, import.meta.url));
   if (!response.ok) throw new Error(`catalogue ${code}: ${response.status}`);
   return response.json();
 }

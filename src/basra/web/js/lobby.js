@@ -1,16 +1,19 @@
-// The lobby: who you are (a guest with a remembered nickname), which variant, and the ways
-// to a table: a bot, a quick match (quick.js), a private table with an invite link, a code.
-// Also the landing page of an invite link (/join/CODE) and a short match history. Variants,
+// The lobby: play in one tap (a bot, or a quick match: quick.js), the first tap making a
+// guest with a name the server makes up; who you are ("Playing as Swift Falcon 27 ·
+// Change", a rename); the options (variant, bot level, seating) remembered in prefs.js;
+// a private table with an invite link, and a code; a short match history. Variants,
 // seatings, bot levels and nickname lengths are the server's (variants.js).
+//
+// The page is built once; each part is redrawn on its own (the name line, the options, the
+// buttons), so what is typed in one part survives any change in another.
 
 import { h, replace } from "./dom.js";
 import { t } from "./i18n.js";
-import { api, me, session, signIn } from "./api.js";
+import { api, me, rename, session, signIn } from "./api.js";
 import { cardFace } from "./cards.js";
 import { botLevels, defaultVariant, limits, seatingKey, variantNames, variantOf } from "./variants.js";
 import { loadPrefs, savePrefs } from "./prefs.js";
 import { QuickMatch, takeRequeued } from "./quick.js";
-import { historyItem } from "./history.js";
 import { announce, errorText, link, navigate, toast, spinner } from "./ui.js";
 
 /** The bot level offered first, when the player has not chosen one. */
@@ -19,7 +22,7 @@ const FIRST_LEVEL = "medium";
 export function mount(container, params) {
   const lobby = new Lobby(container, params);
   lobby.start();
-  return { unmount: () => lobby.destroy(), relabel: () => lobby.render() };
+  return { unmount: () => lobby.destroy(), relabel: () => lobby.build() };
 }
 
 class Lobby {
@@ -34,17 +37,21 @@ class Lobby {
     this.player = null;
     this.checked = false;
     this.editingName = false;
+    /** What is typed in the name field, kept across every redraw. */
+    this.draft = "";
     this.nameError = "";
     this.busy = "";
     this.quick = new QuickMatch(this);
     this.history = null;
     this.joinError = "";
+    this.joinCodeDraft = "";
     this.destroyed = false;
+    this.parts = {};
   }
 
   async start() {
     this.container.classList.add("page", "lobby-page");
-    this.render();
+    this.build();
     try {
       this.player = await me();
     } catch {
@@ -52,17 +59,13 @@ class Lobby {
     }
     this.checked = true;
     if (this.destroyed) return;
-    if (this.params.join && this.player) {
-      this.join(this.params.join);
-      return;
-    }
-    const requeued = this.params.join ? null : takeRequeued();
+    const requeued = takeRequeued();
     if (requeued && this.player) {
       if (variantNames().includes(requeued.variant)) this.variant = requeued.variant;
       this.quick.wait({ ticket: requeued.ticket, since: Date.now(), offer: requeued.offer !== false, variant: this.variant, status: "waiting", notice: "requeued" });
       announce(t("lobby.quick.requeued"));
     }
-    this.render();
+    this.build();
     if (this.params.notFound) toast(t("lobby.not_found"), "info");
     this.loadHistory();
   }
@@ -79,7 +82,8 @@ class Lobby {
   async loadHistory() {
     if (!this.player) return;
     try {
-      const answer = await api.history();
+      const [answer, page] = await Promise.all([api.history(), import("./history.js")]);
+      this.historyItem = page.historyItem;
       this.history = answer.matches || [];
     } catch {
       this.history = [];
@@ -87,25 +91,37 @@ class Lobby {
     if (!this.destroyed) this.renderRecent();
   }
 
-  // ---------------------------------------------------------------- render
+  // ---------------------------------------------------------------- the page, once
 
-  render() {
+  build() {
     if (this.destroyed) return;
     const c = this.container;
-    if (this.params.join) {
-      replace(c, this.hero(), this.inviteCard());
-      return;
-    }
-    this.recentBox = h("section", { class: "card-box recent", "aria-labelledby": "recent-title" });
+    const p = this.parts;
+    p.buttons = h("div", { class: "start-buttons" });
+    p.quick = h("div", { class: "quick-option", "aria-live": "polite" });
+    p.summary = h("p", { class: "start-summary muted" });
+    p.name = h("div", { class: "name-line" });
+    p.options = h("div", { class: "options-body" });
+    p.private = h("div", { class: "private-body" });
+    p.recent = h("section", { class: "card-box recent", "aria-labelledby": "recent-title" });
     replace(c,
       this.hero(),
+      h("section", { class: "card-box start", "aria-labelledby": "start-title" },
+        h("h2", { id: "start-title", class: "sr-only" }, t("nav.play")),
+        h("div", { class: "start-row" }, p.buttons, p.quick),
+        p.summary,
+        p.name),
       h("div", { class: "lobby-grid" },
+        h("section", { class: "card-box options", "aria-labelledby": "options-title" },
+          h("h2", { id: "options-title" }, t("lobby.options.title")), p.options),
         h("div", { class: "lobby-col" },
-          this.nameCard(),
-          this.variantCard()),
-        h("div", { class: "lobby-col" },
-          this.playCard(),
-          this.recentBox)));
+          h("section", { class: "card-box private", "aria-labelledby": "private-title" },
+            h("h2", { id: "private-title" }, t("lobby.private.title")), p.private),
+          p.recent)));
+    this.renderButtons();
+    this.renderName();
+    this.renderOptions();
+    this.renderPrivate();
     this.renderRecent();
   }
 
@@ -118,198 +134,257 @@ class Lobby {
       h("div", { class: "hero-fan", "aria-hidden": "true" }, fan));
   }
 
-  nameCard() {
-    const box = h("section", { class: "card-box name-box", "aria-labelledby": "name-title" },
-      h("h2", { id: "name-title" }, t("lobby.name.title")));
+  // ---------------------------------------------------------------- the parts
+
+  /** The one-tap buttons and the line saying what they start. */
+  renderButtons() {
+    const { buttons, summary } = this.parts;
+    if (!buttons || !buttons.isConnected) return;
+    replace(buttons,
+      h("button", { type: "button", class: "btn primary huge", id: "play-bot", disabled: !!this.busy, "aria-describedby": "start-summary", on: { click: () => this.playBot() } },
+        this.busy === "bot" ? spinner() : null, t("lobby.bot.start")));
+    this.quick.redraw();
+    const variant = variantOf(this.variant);
+    const seating = t(`seating.${seatingKey(this.seatingOf(variant))}`);
+    const words = { variant: t(`variant.${this.variant}.name`), level: t(`bot.level.${this.level}`), seating };
+    replace(summary, h("span", { id: "start-summary" }, t(variant.seatings.length > 1 ? "lobby.start.summary_seats" : "lobby.start.summary", words)));
+  }
+
+  renderName() {
+    const box = this.parts.name;
+    if (!box || !box.isConnected) return;
     if (!this.checked) {
-      box.append(h("p", { class: "muted" }, spinner(), " ", t("lobby.loading")));
-      return box;
+      replace(box, h("p", { class: "muted" }, spinner(), " ", t("lobby.loading")));
+      return;
     }
     if (this.player && !this.editingName) {
-      box.append(h("div", { class: "identity" },
-        h("span", { class: "avatar big", "aria-hidden": "true" }, h("span", { class: "avatar-letter" }, (Array.from(this.player.nickname)[0] || "?").toUpperCase())),
-        h("p", null, t("lobby.name.playing_as"), " ", h("strong", { class: "nickname" }, this.player.nickname)),
-        h("button", { type: "button", class: "btn ghost small", on: { click: () => { this.editingName = true; this.render(); this.container.querySelector("#nickname")?.focus(); } } }, t("lobby.name.change"))));
-      return box;
+      replace(box, h("p", { class: "identity" },
+        h("span", { class: "avatar", "aria-hidden": "true" }, (Array.from(this.player.nickname)[0] || "?").toUpperCase()),
+        h("span", { class: "who" }, t("lobby.name.playing_as"), " ", h("strong", { class: "nickname" }, this.player.nickname),
+          h("button", { type: "button", class: "btn ghost small", id: "rename", "aria-label": t("lobby.name.change_label"), on: { click: () => this.editName() } }, t("lobby.name.change")))));
+      return;
     }
-    box.append(this.nameForm(() => this.render()));
-    return box;
+    replace(box, this.nameForm());
   }
 
-  nameForm(after) {
+  nameForm() {
+    const renaming = !!this.player;
     const input = h("input", {
-      id: "nickname", name: "nickname", type: "text", autocomplete: "nickname",
+      id: "nickname", name: "nickname", type: "text", autocomplete: "nickname", dir: "auto",
       minlength: limits().nickname_min, maxlength: limits().nickname_max,
-      required: true, value: session.nickname || "", "aria-describedby": "nickname-hint nickname-error",
-      "aria-invalid": this.nameError ? "true" : "false",
+      required: renaming, value: this.draft, placeholder: renaming ? "" : t("lobby.name.placeholder"),
+      "aria-describedby": "nickname-hint nickname-error", "aria-invalid": this.nameError ? "true" : "false",
+      on: { input: (e) => { this.draft = e.target.value; } },
     });
-    const form = h("form", {
-      class: "name-form",
-      on: { submit: async (e) => {
-        e.preventDefault();
-        const ok = await this.saveName(input.value);
-        if (ok) after();
-      } },
-    },
-    h("label", { for: "nickname" }, t("lobby.name.label")),
-    h("div", { class: "row" }, input, h("button", { type: "submit", class: "btn primary" }, t("lobby.name.save"))),
-    h("p", { id: "nickname-hint", class: "hint" }, this.player ? t("lobby.name.change_hint") : t("lobby.name.hint")),
-    h("p", { id: "nickname-error", class: "field-error", role: "alert" }, this.nameError));
-    return form;
+    return h("form", { class: ["name-form", renaming && "renaming"], novalidate: true, on: { submit: (e) => { e.preventDefault(); this.saveName(); } } },
+      h("label", { for: "nickname" }, t(renaming ? "lobby.name.label" : "lobby.name.optional")),
+      h("div", { class: "row" }, input,
+        h("button", { type: "submit", class: "btn primary", disabled: this.busy === "name" }, t("lobby.name.save")),
+        renaming ? h("button", { type: "button", class: "btn ghost", on: { click: () => this.stopEditing() } }, t("lobby.name.cancel")) : null),
+      h("p", { id: "nickname-hint", class: "hint" }, t(renaming ? "lobby.name.change_hint" : "lobby.name.hint")),
+      h("p", { id: "nickname-error", class: "field-error", role: "alert" }, this.nameError));
   }
 
-  async saveName(raw) {
-    const nickname = String(raw || "").trim();
-    const length = Array.from(nickname).length;
-    if (length < limits().nickname_min || length > limits().nickname_max) {
-      this.nameError = errorText({ code: "guest/bad_nickname" });
-      this.render();
-      this.container.querySelector("#nickname")?.focus();
-      return false;
-    }
-    try {
-      this.player = await signIn(nickname);
-      this.nameError = "";
-      this.editingName = false;
-      this.history = [];
-      return true;
-    } catch (err) {
-      this.nameError = errorText(err);
-      this.render();
-      this.container.querySelector("#nickname")?.focus();
-      return false;
-    }
-  }
-
-  /** Make sure there is a guest before an action; false (with the form showing why) if not. */
-  async ensurePlayer() {
-    if (this.player) return true;
+  editName() {
+    this.editingName = true;
+    this.draft = this.player.nickname;
+    this.renderName();
     const input = this.container.querySelector("#nickname");
-    return this.saveName(input ? input.value : "");
+    if (input) { input.focus(); input.select(); }
   }
 
-  variantCard() {
-    const options = variantNames().map((name) => {
+  stopEditing() {
+    this.editingName = false;
+    this.nameError = "";
+    this.draft = "";
+    this.renderName();
+    this.container.querySelector("#rename")?.focus();
+  }
+
+  /** The options: variant, bot level, seating. A choice changes only what it must. */
+  renderOptions() {
+    const box = this.parts.options;
+    if (!box || !box.isConnected) return;
+    const variants = variantNames().map((name) => {
       const id = `variant-${name}`;
-      return h("div", { class: ["variant-option", this.variant === name && "chosen"] },
-        h("input", {
-          type: "radio", name: "variant", id, value: name, checked: this.variant === name,
-          on: { change: () => { this.variant = name; this.prefs(); this.render(); this.container.querySelector(`#${id}`)?.focus(); } },
-        }),
+      return h("div", { class: ["variant-option", this.variant === name && "chosen"], dataset: { variant: name } },
+        h("input", { type: "radio", name: "variant", id, value: name, checked: this.variant === name, on: { change: () => this.chooseVariant(name) } }),
         h("label", { for: id },
           h("span", { class: "variant-title" }, t(`variant.${name}.name`)),
           h("span", { class: "variant-desc" }, t(`variant.${name}.short`))),
         h("a", { class: "variant-rules", href: `/rules/${name}`, "aria-label": t("lobby.variant.rules_of", { name: t(`variant.${name}.name`) }), on: { click: (e) => { e.preventDefault(); navigate(`/rules/${name}`); } } }, t("lobby.variant.rules")));
     });
-    return h("section", { class: "card-box variants", "aria-labelledby": "variant-title" },
-      h("h2", { id: "variant-title" }, t("lobby.variant.title")),
-      h("div", { class: "variant-list", role: "radiogroup", "aria-labelledby": "variant-title" }, options));
+    const levels = h("div", { class: "segmented", role: "radiogroup", "aria-labelledby": "level-title" },
+      botLevels().map((level) => h("label", { class: ["seg", this.level === level && "on"], dataset: { level } },
+        h("input", { type: "radio", name: "level", value: level, checked: this.level === level, on: { change: () => this.chooseLevel(level) } }),
+        h("span", null, t(`bot.level.${level}`)))));
+    this.parts.seating = h("div", { class: "seating-field" });
+    replace(box,
+      h("h3", { id: "variant-title" }, t("lobby.variant.title")),
+      h("div", { class: "variant-list", role: "radiogroup", "aria-labelledby": "variant-title" }, variants),
+      h("h3", { id: "level-title" }, t("lobby.bot.level")),
+      levels,
+      this.parts.seating);
+    this.renderSeating();
   }
 
-  seatingSelect(id) {
+  renderSeating() {
+    const box = this.parts.seating;
     const variant = variantOf(this.variant);
-    if (variant.seatings.length < 2) return null;
-    const chosen = this.seating[this.variant] || seatingKey(variant.seatings[0]);
-    return h("label", { class: "inline-field" },
+    if (variant.seatings.length < 2) { replace(box); return; }
+    const chosen = seatingKey(this.seatingOf(variant));
+    replace(box, h("label", { class: "inline-field" },
       h("span", null, t("lobby.seating.label")),
-      h("select", {
-        id,
-        on: { change: (e) => { this.seating[this.variant] = e.target.value; this.prefs(); } },
-      }, variant.seatings.map((s) => h("option", { value: seatingKey(s), selected: seatingKey(s) === chosen }, t(`seating.${seatingKey(s)}`)))));
+      h("select", { id: "bot-seating", on: { change: (e) => { this.seating[this.variant] = e.target.value; this.prefs(); this.renderButtons(); } } },
+        variant.seatings.map((s) => h("option", { value: seatingKey(s), selected: seatingKey(s) === chosen }, t(`seating.${seatingKey(s)}`))))));
+  }
+
+  chooseVariant(name) {
+    this.variant = name;
+    this.prefs();
+    for (const el of this.container.querySelectorAll(".variant-option")) el.classList.toggle("chosen", el.dataset.variant === name);
+    this.renderSeating();
+    this.renderButtons();
+  }
+
+  chooseLevel(level) {
+    this.level = level;
+    this.prefs();
+    for (const el of this.container.querySelectorAll(".seg")) el.classList.toggle("on", el.dataset.level === level);
+    this.renderButtons();
+  }
+
+  seatingOf(variant) {
+    const key = this.seating[variant.name] || seatingKey(variant.seatings[0]);
+    return variant.seatings.find((s) => seatingKey(s) === key) || variant.seatings[0];
   }
 
   tableOptions(extra = {}) {
-    const variant = variantOf(this.variant);
-    const key = this.seating[this.variant] || seatingKey(variant.seatings[0]);
-    const seating = variant.seatings.find((s) => seatingKey(s) === key) || variant.seatings[0];
+    const seating = this.seatingOf(variantOf(this.variant));
     return { variant: this.variant, players: seating.players, teams: seating.teams, ...extra };
   }
 
-  playCard() {
-    const busy = (name) => this.busy === name;
-    const levelGroup = h("div", { class: "segmented", role: "radiogroup", "aria-label": t("lobby.bot.level") },
-      botLevels().map((level) => h("label", { class: ["seg", this.level === level && "on"] },
-        h("input", { type: "radio", name: "level", value: level, checked: this.level === level, on: { change: () => { this.level = level; this.prefs(); this.render(); this.container.querySelector(`input[name=level][value=${level}]`)?.focus(); } } }),
-        h("span", null, t(`bot.level.${level}`)))));
-    const bot = h("div", { class: "play-option bot-option" },
-      h("h3", null, t("lobby.bot.title")),
-      h("p", { class: "muted" }, t("lobby.bot.text")),
-      levelGroup,
-      this.seatingSelect("bot-seating"),
-      h("button", { type: "button", class: "btn primary big", id: "play-bot", disabled: !!this.busy, on: { click: () => this.playBot() } },
-        busy("bot") ? spinner() : null, t("lobby.bot.start")));
-    const quick = h("div", { class: "play-option quick-option", "aria-live": "polite" }, this.quick.content());
-    const priv = h("div", { class: "play-option private-option" },
-      h("h3", null, t("lobby.private.title")),
+  /** A private table to invite friends to, and joining one by its code. */
+  renderPrivate() {
+    const box = this.parts.private;
+    if (!box || !box.isConnected) return;
+    const code = h("input", {
+      id: "invite-code", type: "text", autocomplete: "off", autocapitalize: "characters", spellcheck: "false", maxlength: 40,
+      placeholder: t("lobby.join.placeholder"), value: this.joinCodeDraft, on: { input: (e) => { this.joinCodeDraft = e.target.value; } },
+    });
+    replace(box,
       h("p", { class: "muted" }, t("lobby.private.text")),
-      this.seatingSelect("private-seating"),
       h("button", { type: "button", class: "btn big", id: "create-private", disabled: !!this.busy, on: { click: () => this.createPrivate() } },
-        busy("private") ? spinner() : null, t("lobby.private.create")));
-    const code = h("input", { id: "invite-code", type: "text", autocomplete: "off", autocapitalize: "characters", spellcheck: "false", maxlength: 40, placeholder: t("lobby.join.placeholder") });
-    const join = h("form", { class: "play-option join-option", on: { submit: (e) => { e.preventDefault(); this.joinCode(code.value); } } },
-      h("h3", null, h("label", { for: "invite-code" }, t("lobby.join.title"))),
-      h("div", { class: "row" }, code, h("button", { type: "submit", class: "btn", disabled: !!this.busy }, t("lobby.join.button"))),
-      this.joinError ? h("p", { class: "field-error", role: "alert" }, this.joinError) : null);
-    return h("section", { class: "card-box play", "aria-labelledby": "play-title" },
-      h("h2", { id: "play-title" }, t("lobby.play.title", { variant: t(`variant.${this.variant}.name`) })),
-      h("div", { class: "play-options" }, bot, quick, priv, join));
+        this.busy === "private" ? spinner() : null, t("lobby.private.create")),
+      h("form", { class: "join-option", on: { submit: (e) => { e.preventDefault(); this.joinCode(code.value); } } },
+        h("h3", null, h("label", { for: "invite-code" }, t("lobby.join.title"))),
+        h("div", { class: "row" }, code, h("button", { type: "submit", class: "btn", disabled: !!this.busy }, t("lobby.join.button"))),
+        this.joinError ? h("p", { class: "field-error", role: "alert" }, this.joinError) : null));
   }
 
   renderRecent() {
-    const box = this.recentBox;
-    if (!box) return;
+    const box = this.parts.recent;
+    if (!box || !box.isConnected) return;
     const items = (this.history || []).slice(0, 4);
     replace(box,
       h("h2", { id: "recent-title" }, t("lobby.recent.title")),
       !this.player ? h("p", { class: "muted" }, t("lobby.recent.no_player"))
         : this.history === null ? h("p", { class: "muted" }, spinner())
-          : items.length ? h("ul", { class: "history-list compact" }, items.map((m) => historyItem(m))) : h("p", { class: "muted" }, t("lobby.recent.none")),
+          : items.length ? h("ul", { class: "history-list compact" }, items.map((m) => this.historyItem(m))) : h("p", { class: "muted" }, t("lobby.recent.none")),
       this.player ? link("/history", { class: "more" }, t("lobby.recent.all")) : null);
-  }
-
-  inviteCard() {
-    const code = this.params.join;
-    const box = h("section", { class: "card-box invite-box", "aria-labelledby": "invite-title" },
-      h("h2", { id: "invite-title" }, t("lobby.invite.title")),
-      h("p", null, t("lobby.invite.text", { code })));
-    if (!this.checked || this.busy === "join") {
-      box.append(h("p", { class: "muted" }, spinner(), " ", t("lobby.invite.joining")));
-    } else if (this.joinError) {
-      box.append(h("p", { class: "field-error", role: "alert" }, this.joinError), link("/", { class: "btn" }, t("nav.lobby")));
-    } else if (!this.player) {
-      box.append(this.nameForm(() => this.join(code)));
-    }
-    return box;
   }
 
   // ---------------------------------------------------------------- actions
 
+  /** Save the typed name: a new guest called so, or (already a guest) a rename. */
+  async saveName() {
+    if (this.busy) return false;
+    const nickname = this.draft.trim();
+    if (!this.validName(nickname)) return false;
+    this.busy = "name";
+    this.renderButtons();
+    try {
+      this.player = this.player ? await rename(nickname) : await signIn(nickname);
+      this.nameError = "";
+      this.editingName = false;
+      this.draft = "";
+      announce(t("lobby.name.saved", { name: this.player.nickname }));
+      return true;
+    } catch (err) {
+      this.nameError = errorText(err);
+      return false;
+    } finally {
+      this.busy = "";
+      this.afterName();
+    }
+  }
+
+  validName(nickname) {
+    const length = Array.from(nickname).length;
+    if (length >= limits().nickname_min && length <= limits().nickname_max) return true;
+    this.nameError = errorText({ code: "guest/bad_nickname" });
+    this.afterName();
+    return false;
+  }
+
+  afterName() {
+    if (this.destroyed) return;
+    this.renderName();
+    this.renderButtons();
+    if (this.nameError) this.container.querySelector("#nickname")?.focus();
+    else if (!this.history) this.loadHistory();
+  }
+
+  /** A guest before an action: the one typed in the name field, else a made-up name. */
+  async ensurePlayer() {
+    if (this.player) return true;
+    const typed = this.draft.trim();
+    if (typed && !this.validName(typed)) return false;
+    try {
+      this.player = await signIn(typed);
+    } catch (err) {
+      this.nameError = errorText(err);
+      this.afterName();
+      return false;
+    }
+    this.draft = "";
+    this.nameError = "";
+    if (!this.destroyed) this.renderName();
+    return true;
+  }
+
   async act(name, fn) {
     if (this.busy) return;
-    if (!(await this.ensurePlayer())) return;
     this.busy = name;
-    this.render();
+    this.renderButtons();
+    this.renderPrivate();
     try {
-      await fn();
+      if (await this.ensurePlayer()) await fn();
     } catch (err) {
       toast(errorText(err), "error");
     } finally {
-      this.busy = "";
-      if (!this.destroyed) this.render();
+      // Off to a table: the buttons stay busy while its page loads.
+      if (!this.opening) this.busy = "";
+      if (!this.destroyed && !this.opening) { this.renderButtons(); this.renderPrivate(); }
     }
+  }
+
+  open(table) {
+    this.opening = true;
+    navigate(`/table/${encodeURIComponent(table)}`);
   }
 
   playBot() {
     return this.act("bot", async () => {
       const answer = await api.playBot(this.tableOptions({ bot_level: this.level }));
-      navigate(`/table/${encodeURIComponent(answer.table.id)}`);
+      this.open(answer.table.id);
     });
   }
 
   createPrivate() {
     return this.act("private", async () => {
       const answer = await api.createPrivate(this.tableOptions({ bot_level: this.level }));
-      navigate(`/table/${encodeURIComponent(answer.table.id)}`);
+      this.open(answer.table.id);
     });
   }
 
@@ -322,23 +397,10 @@ class Lobby {
     return this.act("join", async () => {
       try {
         const answer = await api.join(code);
-        navigate(`/table/${encodeURIComponent(answer.table.id)}`);
+        this.open(answer.table.id);
       } catch (err) {
         this.joinError = errorText(err);
       }
     });
-  }
-
-  async join(code) {
-    this.busy = "join";
-    this.render();
-    try {
-      const answer = await api.join(code);
-      navigate(`/table/${encodeURIComponent(answer.table.id)}`, { replace: true });
-    } catch (err) {
-      this.busy = "";
-      this.joinError = errorText(err);
-      if (!this.destroyed) this.render();
-    }
   }
 }

@@ -1,29 +1,38 @@
 // The page's entry: the rules (variants.js fetches GET /api/variants once, before anything
 // else runs), language, header, and the router that shows one page at a time (/, /join/CODE,
 // /table/ID, /rules, /rules/VARIANT, /history). Each page module exports
-// mount(container, params) returning {unmount(), relabel()}.
+// mount(container, params) returning {unmount(), relabel()}. Only the lobby comes with the
+// first load: the other pages (and the table's stylesheets) load when their route opens.
 
 import { h, replace } from "./dom.js";
 import { LANGUAGES, currentLanguage, initialLanguage, onLanguageChange, setLanguage, t } from "./i18n.js";
 import { ensureSprites } from "./cards.js";
-import { navigate } from "./ui.js";
+import { loadStyle, navigate, setPageTitle } from "./ui.js";
 import { loaded } from "./variants.js";
 import * as lobby from "./lobby.js";
-import * as table from "./table.js";
-import * as rules from "./rules.js";
-import * as historyPage from "./history.js";
+
+const lobbyPage = () => Promise.resolve(lobby);
+/** The table's looks, loaded with it (resolved here, so a versioned static prefix carries). */
+const TABLE_STYLES = ["../css/table.css", "../css/overlay.css"].map((path) => new URL(path, import.meta.url));
+
+async function tablePage() {
+  const [page] = await Promise.all([import("./table.js"), ...TABLE_STYLES.map(loadStyle)]);
+  return page;
+}
 
 let current = null;
 let currentKey = "";
+let currentTitle = "";
+let opening = 0;
 
 function route(pathname) {
   const parts = pathname.split("/").filter(Boolean).map(decodeURIComponent);
-  if (parts.length === 0) return { page: lobby, params: {}, nav: "play" };
-  if (parts[0] === "join" && parts[1]) return { page: lobby, params: { join: parts[1] }, nav: "play" };
-  if (parts[0] === "table" && parts[1]) return { page: table, params: { id: parts[1] }, nav: "play" };
-  if (parts[0] === "rules") return { page: rules, params: { variant: parts[1] || "" }, nav: "rules" };
-  if (parts[0] === "history") return { page: historyPage, params: {}, nav: "history" };
-  return { page: lobby, params: { notFound: true }, nav: "play" };
+  if (parts.length === 0) return { load: lobbyPage, params: {}, nav: "play", title: "app.title" };
+  if (parts[0] === "join" && parts[1]) return { load: () => import("./invite.js"), params: { join: parts[1] }, nav: "play", title: "app.title" };
+  if (parts[0] === "table" && parts[1]) return { load: tablePage, params: { id: parts[1] }, nav: "play", title: "page.title.table" };
+  if (parts[0] === "rules") return { load: () => import("./rules.js"), params: { variant: parts[1] || "" }, nav: "rules", title: "page.title.rules" };
+  if (parts[0] === "history") return { load: () => import("./history.js"), params: {}, nav: "history", title: "page.title.history" };
+  return { load: lobbyPage, params: { notFound: true }, nav: "play", title: "app.title" };
 }
 
 /** Without the rules the page cannot play: say so, and offer to try again. */
@@ -33,19 +42,31 @@ function unavailable(app) {
     h("button", { type: "button", class: "btn primary", on: { click: () => location.reload() } }, t("conn.retry"))));
 }
 
-function render() {
+async function render() {
   const app = document.getElementById("app");
   if (!loaded()) {
     unavailable(app);
     return;
   }
-  const { page, params, nav } = route(location.pathname);
+  const { load, params, nav, title } = route(location.pathname);
   const key = location.pathname;
   if (current && key === currentKey) return;
+  const ticket = ++opening;
+  let page;
+  try {
+    page = await load();
+  } catch {
+    if (ticket === opening) unavailable(app);
+    return;
+  }
+  // Another route opened meanwhile: that one is shown.
+  if (ticket !== opening) return;
   if (current) current.unmount();
   replace(app);
   app.className = "";
   currentKey = key;
+  currentTitle = title;
+  setPageTitle(t(title));
   for (const a of document.querySelectorAll(".site-nav a")) {
     if (a.dataset.nav === nav) a.setAttribute("aria-current", "page");
     else a.removeAttribute("aria-current");
@@ -69,10 +90,9 @@ async function start() {
   });
   onLanguageChange(() => {
     languageSwitch();
-    document.title = t("app.title");
+    if (currentTitle) setPageTitle(t(currentTitle));
     if (current && current.relabel) current.relabel();
   });
-  document.title = t("app.title");
   for (const a of document.querySelectorAll("a[data-link]")) {
     a.addEventListener("click", (event) => {
       if (event.button !== 0 || event.metaKey || event.ctrlKey || event.shiftKey) return;
@@ -82,7 +102,7 @@ async function start() {
   }
   window.addEventListener("popstate", render);
   window.addEventListener("basra:navigate", () => { currentKey = ""; render(); });
-  render();
+  await render();
   document.body.classList.add("ready");
 }
 

@@ -48,13 +48,12 @@ export class QuickMatch {
     const lobby = this.lobby;
     if (!q) {
       return [
-        h("h3", null, t("lobby.quick.title")),
-        h("p", { class: "muted" }, t("lobby.quick.text", { variant: t(`variant.${lobby.variant}.name`) })),
-        h("button", { type: "button", class: "btn big", id: "quick-match", disabled: !!lobby.busy, on: { click: () => this.find() } }, t("lobby.quick.start")),
+        h("button", { type: "button", class: "btn huge", id: "quick-match", disabled: !!lobby.busy, "aria-describedby": "quick-text", on: { click: () => this.find() } },
+          lobby.busy === "quick" ? spinner() : null, t("lobby.quick.start")),
+        h("span", { id: "quick-text", class: "sr-only" }, t("lobby.quick.text", { variant: t(`variant.${lobby.variant}.name`) })),
       ];
     }
     return [
-      h("h3", null, t("lobby.quick.title")),
       q.notice ? h("p", { class: "notice quick-notice", dataset: { notice: q.notice } }, t(`lobby.quick.${q.notice}`)) : null,
       h("p", { class: "waiting-line" }, spinner(), " ", t("lobby.quick.waiting", { variant: t(`variant.${q.variant}.name`) }), " ", h("span", { class: "elapsed" }, elapsed(q.since))),
       q.offer ? h("div", { class: "offer" },
@@ -66,7 +65,9 @@ export class QuickMatch {
 
   redraw() {
     const box = this.lobby.container.querySelector(".quick-option");
-    if (box) replace(box, this.content());
+    if (!box) return;
+    replace(box, this.content());
+    box.classList.toggle("waiting", !!this.q);
   }
 
   find() {
@@ -104,7 +105,7 @@ export class QuickMatch {
         if (err.code === "queue/not_found") {
           this.q = null;
           clearInterval(this.timer);
-          this.lobby.render();
+          this.redraw();
           toast(t("lobby.quick.lapsed"), "info");
           return;
         }
@@ -129,7 +130,8 @@ export class QuickMatch {
     const q = this.q;
     this.q = null;
     clearInterval(this.timer);
-    this.lobby.render();
+    this.redraw();
+    this.lobby.container.querySelector("#quick-match")?.focus();
     if (q) await api.quickLeave(q.ticket).catch(() => null);
   }
 

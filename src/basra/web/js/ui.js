@@ -59,6 +59,38 @@ export function playerName(player, players = null) {
   return name;
 }
 
+let baseTitle = "";
+
+/** The page's own title (in the reader's language). The table may mark it for a while ("your
+ * turn"); `pageTitle()` gives the base title back, without any mark. */
+export function setPageTitle(text) {
+  baseTitle = String(text || "");
+  document.title = baseTitle;
+}
+
+export function pageTitle() {
+  return baseTitle;
+}
+
+const styles = new Map();
+
+/** Add a stylesheet once (a URL resolved against the calling module) and wait until it is
+ * applied; a missing sheet does not hold the page up. */
+export function loadStyle(url) {
+  const href = String(url);
+  if (!styles.has(href)) {
+    styles.set(href, new Promise((resolve) => {
+      const present = Array.from(document.querySelectorAll("link[rel=stylesheet]")).find((l) => l.href === href);
+      if (present) { resolve(); return; }
+      const el = h("link", { rel: "stylesheet", href });
+      el.addEventListener("load", () => resolve(), { once: true });
+      el.addEventListener("error", () => resolve(), { once: true });
+      document.head.append(el);
+    }));
+  }
+  return styles.get(href);
+}
+
 export function navigate(path, { replace = false } = {}) {
   if (replace) history.replaceState({}, "", path);
   else history.pushState({}, "", path);
