@@ -293,6 +293,59 @@ def test_parts_and_the_seed_window(page: Page) -> None:
     assert out["dealt"] == [None, False]
 
 
+def test_the_next_round_waits_for_continue_and_what_the_page_is_told(page: Page) -> None:
+    """Only the first round's part goes out by itself; a later round waits behind the
+    summary (its countdown from table.next_round), which closes when the round is dealt;
+    the bot's plays for this seat are told once each; a hint lasts until the game moves."""
+    first = {"round": 1, "commitment": "ab" * 32, "client_seed": None}
+    second = {"round": 2, "commitment": "cd" * 32, "client_seed": None}
+    ended = game(5, phase="seeding", turn=None, current=second, results=[RESULT])
+    ended["table"]["next_round"] = {"round": 2, "remaining_ms": 15000, "seconds": 15,
+                                    "waiting_for": [0]}
+    plays = [{"round": 1, "card": "7H", "take": ["7C"], "reason": "dropped"},
+             {"round": 1, "card": "QS", "take": [], "reason": "clock"}]
+    out = run(page, """
+      const w = S.receive(S.initialState(), {type: 'welcome', seat: 0});
+      const one = S.receive(w, data.first, 0);
+      const played = S.receive(w, data.playing, 0);
+      const ended = S.receive(played, data.ended, 1000);
+      const shown = S.openOverlay(ended);
+      const ready = S.saidReady(shown);
+      const dealt = S.receive(ready, data.dealt, 5000);
+      const opened = S.receive(w, data.ended, 0);
+      const away = S.receive(dealt, {type: 'away', plays: data.plays});
+      const hinted = S.receive(dealt, {type: 'hint', version: 6, card: '5H', take: ['5D']});
+      return {
+        due: [S.partDue(one), S.partDue(ended), S.partDue(ready)],
+        clock: ended.clock, info: S.nextRoundInfo(shown, 4000),
+        overlay: [shown.overlay.kind, ready.overlay && ready.overlay.kind, dealt.overlay,
+                  dealt.nextRound, opened.overlayDue && opened.overlayDue.kind],
+        away: away.away.map((p) => p.card + ':' + p.reason),
+        again: S.awayReported(away, data.plays.slice(0, 1)) === away,
+        dismissed: S.awayDismissed(away).away,
+        hint: [hinted.hint.card, hinted.hint.take,
+               S.receive(dealt, {type: 'hint', version: 5, card: '5H', take: []}) === dealt,
+               S.receive(hinted, data.after, 6000).hint,
+               S.playSent(hinted, {version: 6, card: '9C'}).hint],
+        match: [S.inMatch(dealt), S.inMatch(S.receive(dealt, data.over, 7000))],
+      };
+    """, {"first": game(1, phase="seeding", turn=None, current=first),
+          "playing": game(4, current={**first, "client_seed": "a|b"}),
+          "ended": ended, "plays": plays,
+          "dealt": game(6, round_number=2, results=[RESULT],
+                        current={**second, "client_seed": "c|d"}),
+          "after": game(7, round_number=2, results=[RESULT], turn=1, legal=[]),
+          "over": game(8, round_number=2, results=[RESULT], status="finished", turn=None)})
+    assert out["due"] == [True, False, True]
+    assert out["clock"] is None
+    assert out["info"] == {"round": 2, "left": 12000, "second": 12, "waiting": [0]}
+    assert out["overlay"] == ["round", "round", None, None, "round"]
+    assert out["away"] == ["7H:dropped", "QS:clock"]
+    assert out["again"] is True and out["dismissed"] == []
+    assert out["hint"] == ["5H", ["5D"], True, None, None]
+    assert out["match"] == [True, False]
+
+
 def test_overlays_rematch_and_a_remembered_seat(page: Page) -> None:
     out = run(page, """
       let s = S.receive(S.receive(S.initialState(), {type: 'welcome', seat: 0}), data.playing);

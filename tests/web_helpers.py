@@ -16,7 +16,7 @@ from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
-from playwright.sync_api import Browser, BrowserContext, Page, WebSocket
+from playwright.sync_api import Browser, BrowserContext, Dialog, Page, WebSocket
 
 from basra.server.messages import apply_played
 from server_harness import free_port
@@ -133,16 +133,28 @@ class Player:
         self.sent: list[dict[str, Any]] = []
         self.errors: list[str] = []
         self.breakdowns = 0
+        self.dialogs: list[str] = []
+        """The browser's own dialogs the pages opened (``beforeunload``: leaving mid-match)."""
+        self.leave = True
+        """How the browser's leave prompt is answered (True: leave)."""
         self.page = self.new_page()
 
     def new_page(self) -> Page:
         page = self.context.new_page()
         page.on("websocket", self._socket)
+        page.on("dialog", self._dialog)
         page.on("pageerror", lambda exc: self.errors.append(f"pageerror: {exc}"))
         page.on("console", lambda msg: self.errors.append(f"console: {msg.text}")
                 if msg.type == "error" or "i18n" in msg.text else None)
         self.page = page
         return page
+
+    def _dialog(self, dialog: Dialog) -> None:
+        self.dialogs.append(dialog.type)
+        if dialog.type == "beforeunload" and self.leave:
+            dialog.accept()
+        else:
+            dialog.dismiss()
 
     def _socket(self, ws: WebSocket) -> None:
         held: dict[str, Any] = {}
@@ -175,10 +187,17 @@ class Player:
     # ---------------------------------------------------------------- lobby
 
     def sign_in(self, nickname: str) -> None:
+        """Open the lobby and play as ``nickname``: a new guest called so (the lobby's
+        optional name field), or, when this context has a guest already, a rename."""
         self.page.goto(self.base + "/")
+        self.page.wait_for_selector("#nickname, #rename")
+        if self.page.locator("#rename").count():
+            self.page.click("#rename")
         self.page.fill("#nickname", nickname)
         self.page.click(".name-form button[type=submit]")
-        self.page.wait_for_selector(".identity .nickname")
+        self.page.wait_for_function(
+            "name => document.querySelector('.identity .nickname')?.textContent === name",
+            arg=nickname)
 
     # ---------------------------------------------------------------- table
 
@@ -256,8 +275,13 @@ class Player:
         return "turn"
 
     def close_round_end(self) -> None:
-        """Close the round's breakdown by its key (Escape), and wait until it is gone."""
-        self.page.keyboard.press("Escape")
+        """Leave the round's breakdown: Continue while the next round waits for this player
+        (it is then dealt), else its key (Escape); wait until it is gone."""
+        button = self.page.locator(".overlay-round .continue:not([disabled])")
+        if button.count():
+            button.click()
+        else:
+            self.page.keyboard.press("Escape")
         self.page.wait_for_selector(".overlay-round", state="detached")
 
     def next_turn(self, timeout: float = 30) -> str:

@@ -1,7 +1,7 @@
 // Motion at the table: FLIP for cards that stay, flights for new plays (hand to floor, or
 // hand to the taken cards and on to the side's pile), cards dealt off the stock, and the
 // basra burst. Ghost cards fly in the page's .fx-layer; nothing moves under
-// prefers-reduced-motion. `page` is the table page (table.js): its regions (page.el) and
+// prefers-reduced-motion, where a basra still shows, as a banner that stands still. `page` is the table page (table.js): its regions (page.el) and
 // its state (page.st); `prev` the game state before the one on screen.
 
 import { h, reducedMotion } from "./dom.js";
@@ -154,7 +154,8 @@ export function celebrate(page, play, motion) {
     h("div", { class: "basra-who" }, t("basra.by", { name: seatName(page.st, play.seat), points: num(play.basra), count: play.basra })));
   if (motion) for (let i = 0; i < 14; i++) burst.append(h("span", { class: "spark", style: { "--a": `${(i * 360) / 14}deg`, "--d": `${60 + (i % 3) * 30}px` } }));
   page.el.fx.append(burst);
-  setTimeout(() => burst.remove(), 1900);
+  // Without motion the banner stands still a moment longer (overlay.css: no animation).
+  setTimeout(() => burst.remove(), motion ? 1900 : 2600);
 }
 
 /** A shake of a hand card that cannot be played now. */

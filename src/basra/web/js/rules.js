@@ -1,6 +1,7 @@
 // The rules, written for players, one page per variant, in the page's language. The words
 // are in the catalogues (rules.*); the numbers (targets, card points, power cards) come
 // from the server's rule book (GET /api/variants) so the page and the game cannot disagree.
+// The sections are also the sheet the table opens over the game (table/rulesheet.js).
 
 import { h, replace } from "./dom.js";
 import { t, num } from "./i18n.js";
@@ -39,10 +40,25 @@ function draw(container, variantName) {
           h("span", null, t(`variant.${name}.short`)))))));
     return;
   }
+  replace(container,
+    h("p", { class: "crumbs" }, link("/rules", null, t("rules.title"))),
+    h("h1", null, t("rules.variant_title", { name: t(`variant.${variantName}.name`) })),
+    h("p", { class: "lead" }, t(`variant.${variantName}.short`)),
+    tabs(variantName),
+    rulesSections(variantName),
+    h("p", { class: "rules-cta" }, h("button", { type: "button", class: "btn primary big", on: { click: () => {
+      savePrefs({ ...loadPrefs(), variant: variantName });
+      navigate("/");
+    } } }, t("rules.play_this", { name: t(`variant.${variantName}.name`) }))));
+}
+
+/** The rules of one variant, section by section (the page's, and the sheet the table opens
+ * over the game); `prefix` keeps the headings' ids apart from the page's. */
+export function rulesSections(variantName, { prefix = "rules" } = {}) {
   const v = variantOf(variantName);
   const k = (key) => `rules.${variantName}.${key}`;
-  const section = (id, ...body) => h("section", { class: "rules-section", "aria-labelledby": `rules-${id}` },
-    h("h2", { id: `rules-${id}` }, t(`rules.h.${id}`)), ...body);
+  const section = (id, ...body) => h("section", { class: "rules-section", "aria-labelledby": `${prefix}-${id}` },
+    h("h2", { id: `${prefix}-${id}` }, t(`rules.h.${id}`)), ...body);
   const p = (key, params) => h("p", null, t(key, params));
   const pointsRows = [
     h("tr", null, h("th", { scope: "row" }, t(v.majority.kind === "27-of-52" ? "breakdown.majority27" : "breakdown.majority_most", { n: v.majority.points })), h("td", null, `+${num(v.majority.points)}`)),
@@ -57,11 +73,7 @@ function draw(container, variantName) {
   }
   const power = powerCardsShown(variantName);
   const oneSet = v.sum_sets === "one-set";
-  replace(container,
-    h("p", { class: "crumbs" }, link("/rules", null, t("rules.title"))),
-    h("h1", null, t("rules.variant_title", { name: t(`variant.${variantName}.name`) })),
-    h("p", { class: "lead" }, t(`variant.${variantName}.short`)),
-    tabs(variantName),
+  return [
     section("aim", p(k("aim"), { target: num(v.target) }), p(k("players"))),
     section("deal", p("rules.deal.common"), p(k("deal"))),
     section("capture",
@@ -79,8 +91,5 @@ function draw(container, variantName) {
       cardRow(v.card_points.filter((line) => line.cards.length === 1).map((line) => line.cards[0]), variantName)),
     section("winning", p(k("winning"))),
     section("app", p("rules.app.play"), p("rules.app.keys"), p("rules.app.clock"), p("rules.app.fair")),
-    h("p", { class: "rules-cta" }, h("button", { type: "button", class: "btn primary big", on: { click: () => {
-      savePrefs({ ...loadPrefs(), variant: variantName });
-      navigate("/");
-    } } }, t("rules.play_this", { name: t(`variant.${variantName}.name`) }))));
+  ];
 }

@@ -5,6 +5,9 @@
 // state, replaces it with what these functions return, and redraws (docs/BROWSER.md).
 
 import { sideOf } from "./variants.js";
+import { awayReported, receiveHint } from "./table/asides.js";
+
+export { awayDismissed, awayReported, hintAsked, nextRoundInfo } from "./table/asides.js";
 
 /** The state of a table page before the server has said anything. `knownSeat` is the seat
  * this browser had at this table (kept in its evidence), for a table replayed after it left
@@ -58,6 +61,13 @@ export function initialState({ id = "", knownSeat = null } = {}) {
     requeued: null,
     /** A rematch table to go to. */
     follow: null,
+    /** The wait for the next round: {round, remaining (ms, as of `at`), seconds, waiting}. */
+    nextRound: null,
+    /** Plays a bot made for this seat, not yet told: [{round, card, take, reason}]. */
+    away: [],
+    /** The hint the server gave ({version, card, take}) and the version one was asked on. */
+    hint: null,
+    hintAsked: null,
   };
 }
 
@@ -108,6 +118,20 @@ export function partIn(state, parts = []) {
   return (!!held && parts.includes(held)) || state.partSentOn[round] === state.connectionId;
 }
 
+/** Whether the page sends this seat's part as soon as the pending round waits for it: the
+ * first round, or one the player asked to be dealt (Continue). A later round waits for the
+ * player, who is looking at the last round's summary. */
+export function partDue(state) {
+  const round = pendingRound(state);
+  return round !== null && (round === 1 || state.readyRound === round);
+}
+
+/** Whether the match is under way for this seat: leaving it hands the cards to a bot. */
+export function inMatch(state) {
+  const t = table(state);
+  return !!t && state.seat !== null && t.status === "playing" && !state.closed;
+}
+
 /** Whether this page sent its part or said ready for the pending round. */
 export function readied(state, parts = []) {
   const t = table(state);
@@ -134,6 +158,10 @@ export function receive(state, message, now = 0) {
       return receiveError(state, message);
     case "closed":
       return with_(state, { closed: { reason: message.reason || "finished" }, connection: "ended" });
+    case "away":
+      return awayReported(state, message.plays || []);
+    case "hint":
+      return receiveHint(state, message);
     case "requeued": {
       const variant = message.variant || (state.game ? state.game.table.variant : "");
       return with_(state, { requeued: { ticket: message.ticket, variant, offer: message.bot_offer !== false } });
@@ -168,7 +196,15 @@ function receiveState(state, game, now) {
     game, seat, syncing: false, sentVersion: null, sentCard: null, preview: null,
     floorOrder: floorOrder(prev, game, state.floorOrder),
     clock: t.clock ? { seat: t.clock.seat, remaining: t.clock.remaining_ms, total: t.clock.seconds * 1000, at: now } : null,
+    nextRound: t.next_round ? {
+      round: t.next_round.round, remaining: t.next_round.remaining_ms, seconds: t.next_round.seconds,
+      waiting: (t.next_round.waiting_for || []).slice(), at: now,
+    } : null,
   });
+  if (state.hint && state.hint.version !== game.version) next.hint = null;
+  if (state.hintAsked !== null && state.hintAsked !== game.version) next.hintAsked = null;
+  // The next round is dealt: its summary has been seen long enough.
+  if (state.overlay && state.overlay.kind === "round" && v.round > state.overlay.round) next.overlay = null;
   if (t.rematch_table && prev && !prev.table.rematch_table) next.follow = t.rematch_table;
   next.choice = narrowChoice(next, state.choice);
   if (v.round > 0) {
@@ -184,6 +220,9 @@ function receiveState(state, game, now) {
   if (t.status === "finished" && (!prev || prev.table.status !== "finished")) {
     next.overlayDue = { kind: "match", round: v.round, index: v.results.length - 1 };
   } else if (prev && v.results.length > prev.view.results.length && t.status !== "finished") {
+    next.overlayDue = { kind: "round", round: v.round, index: v.results.length - 1 };
+  } else if (!prev && t.status === "playing" && pending !== null && pending > 1 && v.results.length) {
+    // Opened while the next round waits: the summary it waits behind.
     next.overlayDue = { kind: "round", round: v.round, index: v.results.length - 1 };
   }
   return next;
@@ -320,7 +359,7 @@ export function playMessage(state, option) {
 
 /** A play went out: nothing more is sent until a newer state (or an error) comes. */
 export function playSent(state, message) {
-  return with_(state, { sentVersion: message.version, sentCard: message.card, choice: null, preview: null });
+  return with_(state, { sentVersion: message.version, sentCard: message.card, choice: null, preview: null, hint: null });
 }
 
 /** A hand card is hovered or focused (null: no longer): the floor cards it would take. */
@@ -347,7 +386,7 @@ export function partSent(state, round) {
 export function saidReady(state) {
   const t = table(state);
   const current = t && t.fairness && t.fairness.current;
-  return with_(state, { readyRound: current ? current.round : 0, overlay: null });
+  return with_(state, { readyRound: current ? current.round : 0 });
 }
 
 /** The page's check of a revealed round is done. */

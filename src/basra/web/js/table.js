@@ -32,6 +32,13 @@ import { bindEvents } from "./table/events.js";
 import { startClock } from "./table/clock.js";
 import { ready, seedRound } from "./table/seeding.js";
 import { verifyRevealed } from "./table/verify.js";
+import { awayText, botPlayed, renderAway, tellHidden } from "./table/away.js";
+import { hintText, markHint } from "./table/tools.js";
+import { cue, markTurn } from "./table/alerts.js";
+import { muted, setMuted } from "./table/sound.js";
+import { guardLeaving } from "./table/leave.js";
+import { openRules } from "./table/rulesheet.js";
+import { confirmDialog } from "./table/dialog.js";
 
 /** Each region of the layout (its key in buildLayout's elements) and its renderer, in the
  * order the redraw builds them; every renderer is (state, ctx) => the region's new content
@@ -42,6 +49,7 @@ const REGIONS = [
   ["center", renderCenter], ["hand", renderHand], ["meBar", renderMe], ["choice", renderChoice],
   ["scores", renderScores], ["fairCurrent", renderFairCurrent],
   ["fairResults", renderFairResults], ["log", renderLog], ["overlay", renderOverlay],
+  ["away", renderAway],
 ];
 
 /** How long the last play of a round takes to land before its summary shows. */
@@ -68,16 +76,22 @@ class TablePage {
     this.seedDirty = false;
     this.destroyed = false;
     this.bannerAt = null;
+    this.countdownAt = null;
+    /** The bot's plays for this seat while the page was hidden, told when it shows again. */
+    this.hiddenPlays = [];
+    this.onVisibility = () => tellHidden(this);
   }
 
   // ---------------------------------------------------------------- life
 
   start() {
     this.container.classList.add("page", "table-page-host");
+    this.leave = guardLeaving(this);
+    document.addEventListener("visibilitychange", this.onVisibility);
     this.el = buildLayout(this.container, { ownText: this.ev.ownText });
     this.redraw();
     this.unbind = bindEvents(this);
-    this.stopClock = startClock(this, () => this.frame());
+    this.stopClock = startClock(this, (now) => this.frame(now));
     const connect = () => {
       if (this.destroyed) return;
       this.st = S.rememberSeat(this.st, this.ev.seatOf(session.playerId));
@@ -97,6 +111,9 @@ class TablePage {
     if (this.stopClock) this.stopClock();
     for (const timer of Object.values(this.timers)) clearTimeout(timer);
     if (this.unbind) this.unbind();
+    if (this.leave) this.leave.stop();
+    document.removeEventListener("visibilitychange", this.onVisibility);
+    markTurn(false);
     if (this.socket) this.socket.close();
     if (window.basraTable === this.socket) delete window.basraTable;
   }
@@ -136,6 +153,9 @@ class TablePage {
     for (const [region, render] of REGIONS) morph(el[region], render(st, ctx));
     if (!st.game) return;
     const tb = S.table(st);
+    markHint(this);
+    markTurn(S.myTurn(st) && tb.status === "playing");
+    this.leave.update();
     const input = el.seedInput;
     if (document.activeElement !== input && !this.seedDirty) input.value = this.ev.ownText;
     input.disabled = st.seat === null;
@@ -149,8 +169,14 @@ class TablePage {
     }
   }
 
-  /** Every animation frame (clock.js): the banner's countdown. */
-  frame() {
+  /** Every animation frame (clock.js): the banner's countdown, the next round's. */
+  frame(now) {
+    const next = this.st.overlay ? S.nextRoundInfo(this.st, now) : null;
+    const left = next ? next.second : null;
+    if (left !== this.countdownAt) {
+      this.countdownAt = left;
+      this.redraw();
+    }
     const second = bannerSecond(this.st, Date.now());
     if (second === this.bannerAt) return;
     this.bannerAt = second;
@@ -176,6 +202,7 @@ class TablePage {
     const before = this.st;
     const game = m.type === "state" || m.type === "played";
     const rects = game && before.game ? motion.snapshot(this) : null;
+    if (m.type === "played" && m.by_bot && before.seat !== null && m.seat === before.seat) botPlayed(this, m);
     this.st = S.receive(before, m, performance.now());
     if (m.type === "welcome") {
       if (m.seat !== null && m.seat !== undefined) this.ev.rememberSeat(m.seat, session.playerId);
@@ -184,6 +211,10 @@ class TablePage {
       if (this.st.game !== before.game) this.received(before, rects);
     } else if (m.type === "error") {
       this.error(m, before);
+    } else if (m.type === "away" || m.type === "hint") {
+      if (this.st === before) return;
+      this.redraw();
+      announce(m.type === "away" ? awayText(this.st.away) : hintText(this.st.hint));
     } else if (m.type === "closed") {
       if (this.st.closed.reason === "replaced") toast(t("table.replaced"), "info", 8000);
       if (this.socket) this.socket.end();
@@ -210,6 +241,7 @@ class TablePage {
     }
     seedRound(this);
     this.redraw();
+    cue(this, before);
     const prev = before.game;
     if (prev) motion.animate(this, prev, rects);
     const v = st.game.view;
@@ -260,8 +292,12 @@ class TablePage {
     else show();
   }
 
-  closeOverlay() {
+  /** Close the overlay; a summary closed while the next round waits for this player says
+   * Continue too, unless `looking` (the player went to read the fairness panel). */
+  closeOverlay({ looking = false } = {}) {
     if (!this.st.overlay) return;
+    const round = S.pendingRound(this.st);
+    if (!looking && this.st.overlay.kind === "round" && round !== null && !S.readied(this.st, this.ev.partsFor(round))) ready(this);
     this.update(S.closeOverlay(this.st));
     this.focusHand();
   }
@@ -276,6 +312,28 @@ class TablePage {
     ready(this);
     this.redraw();
     if (overlay && !this.st.overlay) this.focusHand();
+    else if (this.st.overlay) this.el.overlay.querySelector("[data-autofocus]")?.focus({ preventScroll: true });
+  }
+
+  // ---------------------------------------------------------------- told, asked
+
+  dismissAway() {
+    this.update(S.awayDismissed(this.st));
+    this.focusHand();
+  }
+
+  toggleMute() { setMuted(!muted()); this.redraw(); }
+
+  rules() { if (this.st.game) openRules(S.table(this.st).variant); }
+
+  async resign() {
+    const ok = await confirmDialog({ title: t("resign.title"), text: t("resign.text"), yes: t("resign.yes"), no: t("resign.no"), danger: true });
+    if (ok && S.inMatch(this.st)) this.send({ type: "resign" });
+  }
+
+  hint() {
+    if (!S.canPlay(this.st) || this.st.hintAsked !== null || this.st.hint) return;
+    if (this.send({ type: "hint" })) this.update(S.hintAsked(this.st));
   }
 
   // ---------------------------------------------------------------- playing

@@ -1,10 +1,12 @@
 // The turn clock: the state holds what the server said (ms left as of when it came); every
 // animation frame the ring on the seat to play and the bar over this seat's hand move, and
-// the seconds are written and announced (at 10 s) as they change. The connection banner's
+// the seconds are written and announced (at 10 s) as they change, a tick sounding in this
+// seat's last ten. The connection banner's
 // countdown ticks here too.
 
 import { t, num } from "../i18n.js";
 import { announce } from "../ui.js";
+import { play } from "./sound.js";
 
 /** Where the clock stands at `now`: {seat, left (ms), fraction, low, second}, or null. */
 export function clockInfo(st, now) {
@@ -40,6 +42,9 @@ export function drawClock(ctrl, now) {
     label.textContent = text;
     box.setAttribute("aria-label", t("clock.left", { count: clock.second, n: clock.second }));
   }
+  // A tick for each of this seat's last ten seconds.
+  if (clock.low && clock.second > 0 && ctrl.tickAt !== clock.second) play("tick");
+  ctrl.tickAt = clock.second;
   // Once per turn, whichever way the 10 came on screen.
   if (clock.second === 10 && ctrl.clockAnnounced !== st.clock) {
     ctrl.clockAnnounced = st.clock;

@@ -44,6 +44,11 @@ function click(page, event) {
     case "ready": page.ready(); break;
     case "close-overlay": page.closeOverlay(); break;
     case "rematch": page.send({ type: "rematch" }); break;
+    case "mute": page.toggleMute(); break;
+    case "rules": page.rules(); break;
+    case "resign": page.resign(); break;
+    case "hint": page.hint(); break;
+    case "dismiss-away": page.dismissAway(); break;
     case "add-bot": addBot(page, target); break;
     case "copy-invite": copyInvite(page); break;
     case "reconnect": if (page.socket) page.socket.reconnectNow(); break;
@@ -53,7 +58,7 @@ function click(page, event) {
       break;
     case "fair-details":
       event.preventDefault();
-      page.closeOverlay();
+      page.closeOverlay({ looking: true });
       page.el.fair.scrollIntoView();
       break;
     case "clear-text":

@@ -39,7 +39,7 @@ export function renderFairCurrent(st, ctx) {
     if (st.seat !== null) {
       facts.push(h("dt", null, t("fair.your_part")), h("dd", null, myPart
         ? h("code", { class: "hash own-part", dataset: { part: myPart } }, myPart)
-        : h("span", { class: "muted" }, started ? t("fair.your_part_none") : t("fair.your_part_pending"))));
+        : h("span", { class: "muted" }, started ? t("fair.your_part_none") : t(current.round > 1 ? "fair.your_part_continue" : "fair.your_part_pending"))));
     }
     facts.push(
       h("dt", null, t("fair.client_seed")), h("dd", null, started ? h("code", { class: "hash" }, current.client_seed) : h("span", { class: "muted" }, t("fair.client_seed_pending"))),

@@ -1,10 +1,13 @@
-// The table's top: the head (variant, round, target, sets, carry, links) and the score bar
+// The table's top: the head (variant, round, target, sets, carry; the sound's mute, the
+// rules over the table, fairness, the hint, resign, the lobby) and the score bar
 // (each side's total, pile and basras).
 
-import { h } from "../dom.js";
+import { h, s } from "../dom.js";
 import { t, num } from "../i18n.js";
 import { sideCount, sideOf, variantOf } from "../variants.js";
-import { mySide, table, view } from "../state.js";
+import { inMatch, mySide, table, view } from "../state.js";
+import { muted } from "./sound.js";
+import { hintButton } from "./tools.js";
 import { pileIcon, sideName } from "./names.js";
 
 export function renderHead(st) {
@@ -19,12 +22,24 @@ export function renderHead(st) {
   bits.push(h("span", { class: "chip" }, sets > 1 ? t("table.target_set", { n: num(v.target) }) : t("table.target", { n: num(v.target) })));
   if (sets > 1) bits.push(h("span", { class: "chip" }, t("table.sets", { sets: v.sets.map(num).join("–"), n: num(sets) })));
   if (v.carry > 0) bits.push(h("span", { class: "chip chip-carry", title: t("table.carry_hint") }, t("table.carry", { n: num(v.carry) })));
+  const off = muted();
   return root(
     h("div", { class: "head-info" }, bits),
     h("div", { class: "head-actions" },
-      h("a", { class: "btn ghost small wide-only", href: `/rules/${tb.variant}`, target: "_blank", rel: "noopener" }, t("nav.rules")),
+      h("button", { class: "btn ghost small icon-btn sound-toggle", type: "button", "aria-pressed": off ? "true" : "false", "aria-label": t("sound.mute"), title: off ? t("sound.off") : t("sound.on"), dataset: { action: "mute", focusKey: "mute" } }, soundIcon(off)),
+      h("button", { class: "btn ghost small wide-only", type: "button", dataset: { action: "rules", focusKey: "rules" } }, t("nav.rules")),
       h("a", { class: "btn ghost small fair-link", href: "#fairness", dataset: { action: "to-fairness" } }, t("fair.short")),
+      hintButton(st),
+      inMatch(st) ? h("button", { class: "btn ghost small resign", type: "button", dataset: { action: "resign", focusKey: "resign" } }, t("resign.button")) : null,
       h("a", { class: "btn ghost small wide-only", href: "/", dataset: { action: "nav" } }, t("nav.lobby"))));
+}
+
+/** A speaker, struck through when the sound is off. */
+function soundIcon(off) {
+  return s("svg", { class: "sound-icon", viewBox: "0 0 24 24", "aria-hidden": "true", focusable: "false" },
+    s("path", { d: "M4 9h4l5-4v14l-5-4H4z", class: "speaker" }),
+    off ? s("path", { d: "M16 9l5 6M21 9l-5 6", class: "strike" })
+      : s("path", { d: "M16 8.5a5 5 0 0 1 0 7M18.5 6a8.5 8.5 0 0 1 0 12", class: "waves" }));
 }
 
 export function renderScorebar(st) {

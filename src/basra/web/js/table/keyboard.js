@@ -1,10 +1,11 @@
 // Keyboard play: the arrow keys (mirrored right to left), Home and End move along the hand
 // and the choice options; a number key plays that card of the hand, or picks that option
-// during a choice; Escape cancels a choice or closes a round's summary. Enter and Space
-// are the buttons' own. One listener on the document: `ctrl` is the table page.
+// during a choice; Escape cancels a choice or closes a round's summary (which says
+// Continue). Enter and Space are the buttons' own; keys go to a dialog while one is open. One listener on the document: `ctrl` is the table page.
 
 import { isRTL } from "../i18n.js";
 import { view } from "../state.js";
+import { dialogOpen } from "./dialog.js";
 
 function arrows() {
   return isRTL() ? { forward: "ArrowLeft", back: "ArrowRight" } : { forward: "ArrowRight", back: "ArrowLeft" };
@@ -43,7 +44,8 @@ function choiceKeys(ctrl, event, i) {
 
 export function onKeydown(ctrl, event) {
   const st = ctrl.st;
-  if (!st.game) return;
+  // A dialog over the table has the keys (Escape closes it, the browser's own).
+  if (!st.game || dialogOpen()) return;
   const target = event.target;
   if (target && target.closest) {
     if (target.closest(".hand")) handKeys(ctrl, event);

@@ -1,6 +1,6 @@
 // The table page's skeleton: one element per region (each redrawn by its renderer), the
-// side panels, the overlay host, the motion layer, and the fairness panel's own-text form
-// (built once: what the player types is not redrawn under them).
+// side panels, the overlay host, the away panel, the motion layer, and the fairness
+// panel's own-text form (built once: what the player types is not redrawn under them).
 
 import { clear, h } from "../dom.js";
 import { t, num } from "../i18n.js";
@@ -44,6 +44,7 @@ export function buildLayout(container, { ownText = "" } = {}) {
   el.scores = h("section", { class: "panel scores-panel" });
   el.log = h("section", { class: "panel log-panel" });
   el.overlay = div("overlay-host");
+  el.away = div("away-host");
   el.fx = h("div", { class: "fx-layer", "aria-hidden": "true" });
   el.fair = fairnessPanel(el, ownText);
   el.felt = h("div", { class: "felt" },
@@ -55,7 +56,7 @@ export function buildLayout(container, { ownText = "" } = {}) {
     el.banner,
     h("div", { class: "table-main" }, el.head, el.scorebar, el.felt),
     h("aside", { class: "side", "aria-label": t("table.side") }, el.fair, el.scores, el.log),
-    el.overlay);
+    el.overlay, el.away);
   container.append(el.root, el.fx);
   return el;
 }

@@ -1,6 +1,6 @@
-// The overlays: a round's summary (its breakdown, the page's fairness verdict, the next
-// round or back to the table) and the match end (winner, totals, the last round, rematch,
-// the record). Buttons act through data-action ("ready", "close-overlay", "rematch",
+// The overlays: a round's summary (its breakdown, the page's fairness verdict; while the
+// next round waits, Continue, the countdown and who is still looking) and the match end (winner, totals, the last round, rematch,
+// the record; who resigned). Buttons act through data-action ("ready", "close-overlay", "rematch",
 // "fair-details", "nav").
 
 import { h } from "../dom.js";
@@ -8,7 +8,7 @@ import { t, num } from "../i18n.js";
 import { recordUrl } from "../api.js";
 import { playerName } from "../ui.js";
 import { roundBreakdown } from "../scoring.js";
-import { mySide, myTurn, readied, table, view } from "../state.js";
+import { mySide, myTurn, nextRoundInfo, readied, table, view } from "../state.js";
 import { breakdownTable } from "./breakdown.js";
 import { sideName, trophy } from "./names.js";
 import { verdictDetail, verdictTitle } from "./fairpanel.js";
@@ -31,6 +31,10 @@ function matchEnd(st, o, breakdown) {
       : won ? t("end.you_won") : t("end.you_lost", { name: sideName(st, v.winner) });
   const body = [];
   body.push(h("div", { class: ["end-banner", won ? "won" : "lost"] }, won ? trophy() : null, h("h2", { id: "overlay-title" }, title)));
+  if (tb.resigned !== null && tb.resigned !== undefined) {
+    body.push(h("p", { class: "resigned-line", dataset: { seat: String(tb.resigned) } },
+      tb.resigned === st.seat ? t("end.you_resigned") : t("end.resigned", { name: playerName(tb.players[tb.resigned], tb.players) })));
+  }
   body.push(totalsTable(st, v.totals, v.winner));
   if (breakdown) body.push(h("details", { class: "last-round" }, h("summary", null, t("end.last_round", { n: num(breakdown.round) })), breakdownTable(st, breakdown)));
   const me = st.seat !== null ? tb.players[st.seat] : null;
@@ -66,14 +70,33 @@ function roundEnd(st, o, breakdown, ctx) {
   const sent = seeding && current && readied(st, ctx.ev.partsFor(current.round));
   const actions = [];
   if (seeding) {
-    actions.push(h("button", { class: "btn primary", type: "button", disabled: sent, dataset: { autofocus: "", focusKey: "next-round", action: "ready" } }, sent ? t("deal.waiting") : t("round_end.next")));
+    // The next round waits for this player: Continue deals it (with every other player's).
+    // Once it is said, the line below tells who the round still waits for.
+    actions.push(sent
+      ? h("button", { class: "btn close-overlay", type: "button", dataset: { autofocus: "", focusKey: "close-overlay", action: "close-overlay" } }, t("round_end.close"))
+      : h("button", { class: "btn primary continue", type: "button", dataset: { autofocus: "", focusKey: "next-round", action: "ready" } }, t("round_end.continue")));
+  } else {
+    const turn = myTurn(st);
+    actions.push(h("button", { class: "btn primary close-overlay", type: "button", dataset: { focusKey: "close-overlay", autofocus: "", action: "close-overlay" } }, turn ? t("round_end.play") : t("round_end.close")));
   }
-  const turn = myTurn(st);
-  actions.push(h("button", { class: ["btn", !seeding && "primary", "close-overlay"], type: "button", dataset: { focusKey: "close-overlay", autofocus: seeding ? undefined : "", action: "close-overlay" } }, turn ? t("round_end.play") : t("round_end.close")));
   body.push(h("div", { class: "overlay-actions" }, actions));
-  if (seeding) body.push(h("p", { class: "hint" }, t("round_end.soon")));
-  else if (turn) body.push(h("p", { class: "hint your-turn-hint" }, t("round_end.your_turn")));
+  if (seeding) body.push(nextRoundLine(st, sent, ctx));
   return body;
+}
+
+/** The countdown to the next round, and who is still looking at the summary. */
+function nextRoundLine(st, sent, ctx) {
+  const next = nextRoundInfo(st, ctx.now);
+  const tb = table(st);
+  const others = next ? next.waiting.filter((seat) => seat !== st.seat) : [];
+  const bits = [];
+  if (next) bits.push(h("span", { class: "countdown", dataset: { second: String(next.second) } }, t("round_end.countdown", { count: next.second, n: num(next.second) })));
+  if (sent) {
+    const names = others.map((seat) => playerName(tb.players[seat], tb.players)).join(t("list.and"));
+    bits.push(" ", h("span", { class: "waiting-for" }, others.length ? t("round_end.waiting_for", { names }) : t("deal.waiting")));
+  }
+  if (!next) bits.push(t("round_end.soon"));
+  return h("p", { class: "hint next-round-line", role: "timer", "aria-live": "off" }, bits);
 }
 
 export function renderOverlay(st, ctx) {

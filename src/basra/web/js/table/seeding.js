@@ -1,5 +1,6 @@
-// This seat's part of each round's client seed (FAIRNESS.md, "Seat parts"): the moment a
-// round waits for parts a fresh one goes out for that round, never one used before; after
+// This seat's part of each round's client seed (FAIRNESS.md, "Seat parts"): the moment the
+// first round waits for parts (a later one: when the player says Continue) a fresh one goes
+// out for that round, never one used before; after
 // a reconnect (or from a new tab) only when the server holds none of this browser's parts
 // for the round. The player's own text goes into every part after it is set. `ctrl` is the
 // table page: its state (ctrl.st), evidence (ctrl.ev) and socket.
@@ -7,7 +8,7 @@
 import { t, num } from "../i18n.js";
 import { toast } from "../ui.js";
 import { cleanText, freshPart, ownTextBytes } from "../fairness.js";
-import { partIn, partSent, pendingRound, saidReady, table } from "../state.js";
+import { partDue, partIn, partSent, pendingRound, saidReady, table } from "../state.js";
 
 /** Send a fresh part for `round`; false when the socket is not open. */
 export function sendPart(ctrl, round) {
@@ -18,11 +19,13 @@ export function sendPart(ctrl, round) {
   return true;
 }
 
-/** Send this seat's part if the pending round still needs one (`force`: a new one anyway). */
+/** Send this seat's part if the pending round still needs one (`force`: a new one anyway).
+ * Only the first round's goes out by itself: a later one waits for the player to have seen
+ * the summary (Continue, `ready`), or for the window to end. */
 export function seedRound(ctrl, { force = false } = {}) {
   const st = ctrl.st;
   const round = pendingRound(st);
-  if (round === null || st.seat === null) return;
+  if (round === null || st.seat === null || !partDue(st)) return;
   if (!force) {
     ctrl.ev.merge();
     if (partIn(st, ctrl.ev.partsFor(round))) return;
@@ -56,7 +59,7 @@ export function useText(ctrl, value) {
   ctrl.seedDirty = false;
   if (ctrl.el.seedInput) ctrl.el.seedInput.value = text;
   const round = pendingRound(ctrl.st);
-  if (round !== null && ctrl.st.seat !== null) {
+  if (round !== null && ctrl.st.seat !== null && partDue(ctrl.st)) {
     if (sendPart(ctrl, round)) toast(t("fair.text_sent", { n: num(round) }), "info", 2500);
   } else {
     toast(t("fair.text_next"), "info", 2500);

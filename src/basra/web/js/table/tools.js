@@ -1,0 +1,38 @@
+// The hint of a bot game: a Hint button in the head, live on the player's turn, asks the
+// server (`hint`) for the medium bot's suggestion; its card in the hand and its take on the
+// floor are marked (data-hint) until the player plays, and the announcer says it. The
+// button acts through data-action ("hint").
+
+import { h } from "../dom.js";
+import { t } from "../i18n.js";
+import { cardName } from "../cards.js";
+import { canPlay, table } from "../state.js";
+
+/** The head's Hint button (bot games only; there on every turn, so nothing moves). */
+export function hintButton(st) {
+  const tb = table(st);
+  if (!tb || tb.kind !== "bot" || st.seat === null || tb.status !== "playing") return null;
+  const live = canPlay(st) && st.hintAsked === null && !st.hint;
+  return h("button", { class: ["btn", "ghost", "small", "hint-button", st.hint && "on"], type: "button", disabled: !live, "aria-pressed": st.hint ? "true" : undefined, title: st.hint ? hintText(st.hint) : undefined, dataset: { action: "hint", focusKey: "hint" } },
+    h("span", { class: "hint-bulb", "aria-hidden": "true" }), t("hint.button"));
+}
+
+export function hintText(hint) {
+  return hint.take.length ? t("hint.take", { card: cardName(hint.card), cards: hint.take.map(cardName).join(t("list.and")) })
+    : t("hint.lay", { card: cardName(hint.card) });
+}
+
+/** Mark the hinted card and take (after each redraw, which rebuilds the regions). */
+export function markHint(page) {
+  const hint = page.st.hint;
+  if (!hint) return;
+  const card = page.el.hand.querySelector(`[data-card="${CSS.escape(hint.card)}"]`);
+  if (card) {
+    card.dataset.hint = "card";
+    card.setAttribute("aria-description", hintText(hint));
+  }
+  for (const c of hint.take) {
+    const el = page.el.floor.querySelector(`[data-card="${CSS.escape(c)}"]`);
+    if (el) el.dataset.hint = "take";
+  }
+}
