@@ -9,6 +9,7 @@ import { copyText, errorText, navigate, toast } from "../ui.js";
 import * as S from "../state.js";
 import { onKeydown } from "./keyboard.js";
 import { useText } from "./seeding.js";
+import { shareInvite } from "./center.js";
 
 function actionOf(event) {
   return event.target.closest ? event.target.closest("[data-action]") : null;
@@ -51,6 +52,7 @@ function click(page, event) {
     case "dismiss-away": page.dismissAway(); break;
     case "add-bot": addBot(page, target); break;
     case "copy-invite": copyInvite(page); break;
+    case "share-invite": shareInvite(page.st); break;
     case "reconnect": if (page.socket) page.socket.reconnectNow(); break;
     case "to-fairness":
       event.preventDefault();
