@@ -276,6 +276,8 @@ def test_card_faces_keep_indices_clear_of_pips(players: list[Player], browser: B
     page = p.page
     page.goto(server + "/rules")
     page.wait_for_function("document.body.classList.contains('ready')")
+    for sheet in ("table.css", "overlay.css"):  # the table's own, loaded when a table opens
+        page.add_style_tag(url=f"{server}/static/css/{sheet}")
     report = page.evaluate(script("""
       const { cardFace, ensureSprites } = await module('cards.js');
       ensureSprites();
@@ -326,6 +328,8 @@ def test_ways_pill_stays_off_the_index(players: list[Player], browser: Browser,
     page = p.page
     page.goto(server + "/rules")
     page.wait_for_function("document.body.classList.contains('ready')")
+    for sheet in ("table.css", "overlay.css"):  # the table's own, loaded when a table opens
+        page.add_style_tag(url=f"{server}/static/css/{sheet}")
     found = page.evaluate(script("""
       const { renderHand } = await module('table/hand.js');
       const { renderFloor } = await module('table/floor.js');
