@@ -20,7 +20,8 @@ function keepable(url, answer) {
 async function keepShell() {
   const cache = await caches.open(CACHE);
   await Promise.all(SHELL.map(async (url) => {
-    const answer = await fetch(url, { cache: "no-cache" });
+    // This release's files come from the HTTP cache when the page loaded them already.
+    const answer = await fetch(url, url.startsWith("/static/") ? {} : { cache: "no-cache" });
     if (!keepable(url, answer)) throw new Error(`not this release's: ${url}`);
     await cache.put(url, answer);
   }));
