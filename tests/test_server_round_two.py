@@ -44,6 +44,11 @@ def test_a_guest_without_a_nickname_gets_a_friendly_one_and_can_rename(tmp_path:
             name = r.json()["player"]["nickname"]
             assert clean_nickname(name) == name and len(name.split()) == 3, name
             names.add(name)
+        arabic = await http.post(f"{base}/api/guests", json={"language": "ar"})
+        name = arabic.json()["player"]["nickname"]
+        assert all("\u0600" <= ch <= "\u06ff" or ch.isdigit() or ch == " " for ch in name), name
+        other = await http.post(f"{base}/api/guests", json={"language": "xx-YY"})
+        assert other.json()["player"]["nickname"].isascii()  # not ours: English
         r = await http.post(f"{base}/api/guests")  # no body at all: the same
         assert r.status_code == 201, r.text
         token = r.json()["token"]

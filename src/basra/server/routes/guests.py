@@ -17,7 +17,9 @@ router = APIRouter()
 
 class GuestIn(BaseModel):
     nickname: str | None = Field(default=None, max_length=200)
-    """None (or absent): a friendly generated name (one tap to play)."""
+    """None (or absent): a friendly generated name (one tap to play)..."""
+    language: str | None = Field(default=None, max_length=16)
+    """...in this language (``en``, ``ar``, ``fr``, ``sr``; English otherwise)."""
 
 
 class RenameIn(BaseModel):
@@ -29,7 +31,8 @@ async def guest(request: Request, store: StoreDep,
                 body: GuestIn | None = None) -> dict[str, Any]:
     raw = body.nickname if body is not None else None
     # A NicknameError answers 422 as it is.
-    nickname = friendly_name() if raw is None else clean_nickname(raw)
+    nickname = (friendly_name(body.language if body is not None else None) if raw is None
+                else clean_nickname(raw))
     limit(request, "guests")
     token = new_token()
     player = await store.create_player(new_id(), nickname, token_hash(token))

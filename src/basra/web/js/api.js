@@ -1,6 +1,8 @@
 // HTTP calls of docs/PROTOCOL.md section 1, and the guest session kept in localStorage so a
 // reload keeps the same player.
 
+import { currentLanguage } from "./i18n.js";
+
 const TOKEN_KEY = "basra.token";
 const NICK_KEY = "basra.nickname";
 const ID_KEY = "basra.player";
@@ -80,7 +82,9 @@ export async function me() {
 /** Become a new guest: called `nickname`, or, without one, a friendly name the server
  * makes up (one tap to play; it can be changed later with `rename`). */
 export async function signIn(nickname = "") {
-  const answer = await request("POST", "/api/guests", nickname ? { nickname } : {});
+  // Without a nickname the server makes one up, in the reader's language.
+  const body = nickname ? { nickname } : { language: currentLanguage() };
+  const answer = await request("POST", "/api/guests", body);
   session.save(answer.token, answer.player);
   return answer.player;
 }
