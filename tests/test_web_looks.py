@@ -121,9 +121,13 @@ def test_waiting_room_fits_a_phone(players: list[Player], browser: Browser, serv
                                    lang: str) -> None:
     amira = guest(server, "Amira")
     made = post(server, "/api/tables/private", {"variant": "lebanese", "players": 4,
-                                                 "teams": True}, amira["token"])
+                                                 "teams": True, "bot_level": "hard"},
+                amira["token"])
     p = seated(players, browser, server, amira, lang)
     page = open_table(p, made["table"]["id"], ".waiting-room .wait-seat")
+    # A bot for an empty seat is offered at the level the table was made with.
+    levels = page.eval_on_selector_all(".level-select", "els => els.map((e) => e.value)")
+    assert levels == ["hard"] * 3, levels
     assert page.evaluate("document.documentElement.dir") == ("rtl" if lang == "ar" else "ltr")
     seats = page.evaluate("""() => Array.from(document.querySelectorAll('.wait-seat'), (li) => {
       const name = li.querySelector('.wait-seat-name');

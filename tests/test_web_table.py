@@ -105,6 +105,7 @@ def test_the_next_round_waits_behind_the_summary_then_resign(
     hint = next(m for m in p.received if m.get("type") == "hint")
     assert hint["version"] == p.version()
     assert page.get_attribute(".hand-card[data-hint='card']", "data-card") == hint["card"]
+    assert page.locator(".toast").filter(has_text="Hint:").count() == 1  # in words, too
     marked = page.eval_on_selector_all(".floor-card[data-hint='take']",
                                        "els => els.map(e => e.dataset.card)")
     assert sorted(marked) == sorted(hint["take"])

@@ -74,6 +74,7 @@ def table_json(table: TableFlow, seat: int | None) -> dict[str, Any]:
         "variant": table.row.variant,
         "seats": table.row.seats,
         "teams": table.row.teams,
+        "bot_level": table.row.bot_level,
         "status": table.status,
         "phase": phase(table),
         "players": [player_json(s, seat) for s in table.seats],

@@ -1,10 +1,12 @@
 // The table's websocket (basra-ws/2) with reconnection: when the socket closes without our
-// asking, it reconnects by itself with a growing, jittered delay, and sooner when the
-// browser says it is back online. The server answers every new connection with a full
+// asking, it reconnects by itself with a growing, jittered delay (at most about 3 s, so a
+// player is back soon after the server is), and at once when the browser says it is back
+// online; when the browser says it went offline the socket is given up at once (it would
+// only die later), so the page says so. The server answers every new connection with a full
 // snapshot, so nothing else is needed to resume. A `closed` message (the table left the
 // server's memory: it is over) ends it for good: no reconnecting after that.
 
-const DELAYS = [500, 1000, 2000, 4000, 8000, 10000];
+const DELAYS = [500, 1000, 2000, 3000];
 const PING_EVERY = 15000;
 const SILENCE_LIMIT = 45000;
 
@@ -23,7 +25,9 @@ export class TableSocket {
     this.stopped = false;
     this.lastHeard = 0;
     this.onOnline = () => { if (!this.isOpen()) this.reconnectNow(); };
+    this.onOffline = () => this.drop();
     window.addEventListener("online", this.onOnline);
+    window.addEventListener("offline", this.onOffline);
   }
 
   url() {
@@ -145,6 +149,7 @@ export class TableSocket {
     clearTimeout(this.timer);
     this.stopPinging();
     window.removeEventListener("online", this.onOnline);
+    window.removeEventListener("offline", this.onOffline);
     if (this.ws) {
       const ws = this.ws;
       this.ws = null;

@@ -214,7 +214,11 @@ class TablePage {
     } else if (m.type === "away" || m.type === "hint") {
       if (this.st === before) return;
       this.redraw();
-      announce(m.type === "away" ? awayText(this.st.away) : hintText(this.st.hint));
+      if (m.type === "away") announce(awayText(this.st.away));
+      else if (this.st.hint) {  // shown in words (a phone has no tooltip) and read out
+        toast(hintText(this.st.hint), "info", 5000);
+        announce(hintText(this.st.hint));
+      }
     } else if (m.type === "closed") {
       if (this.st.closed.reason === "replaced") toast(t("table.replaced"), "info", 8000);
       if (this.socket) this.socket.end();

@@ -52,7 +52,9 @@ function waitingRoom(st) {
   const linkUrl = code ? inviteUrl(tb) : "";
   const owner = st.seat === 0 && tb.kind === "private";
   const levels = botLevels();
-  const first = levels.includes(FIRST_LEVEL) ? FIRST_LEVEL : levels[0];
+  // The level the table was made with (the lobby's choice) comes first.
+  const first = levels.includes(tb.bot_level) ? tb.bot_level
+    : levels.includes(FIRST_LEVEL) ? FIRST_LEVEL : levels[0];
   const seats = tb.players.map((p) => {
     const filled = p.kind !== "empty";
     const name = filled ? (p.seat === st.seat ? t("seat.you_named", { name: playerName(p, tb.players) }) : playerName(p, tb.players)) : t("seat.empty");
