@@ -183,6 +183,15 @@ def test_the_next_round_waits_behind_the_summary_then_resign(
     assert page.inner_text(".overlay-match h2") == "Bot (Medium) won the match"
     assert page.locator(".table-head .resign").count() == 0
     assert not page.title().startswith("●")
+    # The match end leaves the site's header live: its links are what a tap there reaches.
+    page.set_viewport_size(PHONE)
+    on_top = page.evaluate("""() => {
+      const link = document.querySelector('.site-nav a[data-nav="history"]');
+      const r = link.getBoundingClientRect();
+      return document.elementFromPoint(r.left + r.width / 2, r.top + r.height / 2) === link;
+    }""")
+    assert on_top
+    shot(page, "resigned-phone")
     no_errors(p)
 
 
