@@ -6,6 +6,7 @@ the sound's mute remembered. Screenshots go to test-output/screenshots/."""
 
 from __future__ import annotations
 
+import json
 import re
 from collections.abc import Iterator
 from typing import Any
@@ -381,6 +382,22 @@ def test_a_bot_play_for_you_is_told_now_or_when_the_page_shows(
     assert page.eval_on_selector_all(".away-plays li", "els => els.map(e => e.dataset.card)") \
         == [second]
     assert page.inner_text(".away-lead") == "Your time ran out: the bot played 1 card for you:"
+    page.click("[data-action='dismiss-away']")
+    # A whole state (a round's last play comes so) while hidden: this seat's new play in
+    # it was the bot's, told the same way; the other seat's is not.
+    third = game["view"]["hand"][2]
+    later = json.loads(json.dumps(game))
+    later["version"] = game["version"] + 5
+    fed = [{"seat": 0, "card": c, "take": [], "basra": 0} for c in (first, second)]
+    later["view"]["plays"] = [*game["view"]["plays"], *fed,
+                              {"seat": 0, "card": third, "take": [], "basra": 0},
+                              {"seat": 1, "card": "KS", "take": [], "basra": 0}]
+    seen(p, "hidden")
+    feed(p, later)
+    seen(p, "visible")
+    page.wait_for_selector(".away-panel")
+    assert page.eval_on_selector_all(".away-plays li", "els => els.map(e => e.dataset.card)") \
+        == [third]
     no_errors(p)
 
 

@@ -32,7 +32,7 @@ import { bindEvents } from "./table/events.js";
 import { startClock } from "./table/clock.js";
 import { ready, seedRound } from "./table/seeding.js";
 import { verifyRevealed } from "./table/verify.js";
-import { awayText, botPlayed, renderAway, tellHidden } from "./table/away.js";
+import { awayText, botPlayed, hiddenState, renderAway, tellHidden } from "./table/away.js";
 import { hintText, markHint } from "./table/tools.js";
 import { cue, markTurn } from "./table/alerts.js";
 import { muted, setMuted } from "./table/sound.js";
@@ -79,6 +79,8 @@ class TablePage {
     this.countdownAt = null;
     /** The bot's plays for this seat while the page was hidden, told when it shows again. */
     this.hiddenPlays = [];
+    /** Whether the next state is a new connection's first (after its welcome). */
+    this.newConnection = true;
     this.onVisibility = () => tellHidden(this);
   }
 
@@ -204,6 +206,9 @@ class TablePage {
     const rects = game && before.game ? motion.snapshot(this) : null;
     if (m.type === "played" && m.by_bot && before.seat !== null && m.seat === before.seat) botPlayed(this, m);
     this.st = S.receive(before, m, performance.now());
+    // The first state of a connection: what a bot played meanwhile comes as `away`.
+    if (m.type === "state" && !this.newConnection) hiddenState(this, before, this.st);
+    if (m.type === "state" || m.type === "welcome") this.newConnection = m.type === "welcome";
     if (m.type === "welcome") {
       if (m.seat !== null && m.seat !== undefined) this.ev.rememberSeat(m.seat, session.playerId);
     } else if (game) {

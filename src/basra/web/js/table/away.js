@@ -45,6 +45,17 @@ export function botPlayed(page, m) {
   announce(text);
 }
 
+/** A whole `state` came while the page was hidden (a round's last play comes so): every
+ * new play of this seat in it was the bot's (nobody plays from a hidden page), kept too. */
+export function hiddenState(page, before, after) {
+  if (document.visibilityState !== "hidden" || after.seat === null || !before.game || !after.game) return;
+  const was = before.game.view, now = after.game.view;
+  if (was.round !== now.round || !Array.isArray(now.plays)) return;
+  for (const p of now.plays.slice((was.plays || []).length)) {
+    if (p.seat === after.seat) page.hiddenPlays.push({ round: now.round, card: p.card, take: p.take || [], reason: "clock" });
+  }
+}
+
 /** The page shows again: the plays kept meanwhile go to the "While you were away" panel. */
 export function tellHidden(page) {
   if (document.visibilityState !== "visible" || !page.hiddenPlays.length) return;
