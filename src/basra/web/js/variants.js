@@ -16,7 +16,8 @@ async function fetchBook() {
         if (data && Array.isArray(data.variants) && data.variants.length) return data;
       }
     } catch { /* offline or refused: try again */ }
-    if (attempt >= RETRY_MS.length) return null;
+    // Out of tries, or the browser knows it is offline: the page says so at once.
+    if (attempt >= RETRY_MS.length || !navigator.onLine) return null;
     await new Promise((resolve) => setTimeout(resolve, RETRY_MS[attempt]));
   }
 }
