@@ -14,7 +14,7 @@ from collections.abc import Iterator
 from typing import Any
 
 import pytest
-from playwright.sync_api import Browser, Playwright, sync_playwright
+from playwright.sync_api import Browser
 
 from basra.cards import NAMES, cards_of
 from basra.engine import deal_round
@@ -23,8 +23,6 @@ from basra.replay import verify
 from basra.rules import find_variant
 from basra.shuffle import commitment, part_problem, seat_part, shuffled_deck
 from web_helpers import (
-    CHROMIUM,
-    CHROMIUM_ARGS,
     DESKTOP,
     PHONE,
     ROOT,
@@ -48,30 +46,6 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     with basra_server(tmp_path_factory.mktemp("webdata"), "--seed-window", str(SEED_WINDOW),
                       "--rematch-window", str(REMATCH_WINDOW)) as base:
         yield base
-
-
-@pytest.fixture(scope="module")
-def playwright() -> Iterator[Playwright]:
-    with sync_playwright() as p:
-        yield p
-
-
-@pytest.fixture(scope="module")
-def browser(playwright: Playwright) -> Iterator[Browser]:
-    if not CHROMIUM.exists():
-        pytest.fail(f"{CHROMIUM} is missing: install Debian's chromium (scripts/install "
-                    "--browser) to run the browser tests")
-    b = playwright.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS)
-    yield b
-    b.close()
-
-
-@pytest.fixture
-def players(browser: Browser, server: str) -> Iterator[list[Player]]:
-    made: list[Player] = []
-    yield made
-    for p in made:
-        p.close()
 
 
 def make(players: list[Player], browser: Browser, server: str, *, nickname: str | None = None,

@@ -12,9 +12,9 @@ from collections.abc import Iterator
 from typing import Any
 
 import pytest
-from playwright.sync_api import Browser, Page, Playwright, sync_playwright
+from playwright.sync_api import Browser, Page
 
-from web_helpers import CHROMIUM, CHROMIUM_ARGS, DESKTOP, ROOT, Player, basra_server, shot
+from web_helpers import DESKTOP, ROOT, Player, basra_server, shot
 
 WEB = ROOT / "src" / "basra" / "web"
 PHONE_SMALL = {"width": 360, "height": 640}
@@ -32,25 +32,6 @@ def catalogue(lang: str) -> dict[str, Any]:
 def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     with basra_server(tmp_path_factory.mktemp("lobbydata")) as base:
         yield base
-
-
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Browser]:
-    if not CHROMIUM.exists():
-        pytest.fail(f"{CHROMIUM} is missing: install Debian's chromium")
-    pw: Playwright
-    with sync_playwright() as pw:
-        b = pw.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS)
-        yield b
-        b.close()
-
-
-@pytest.fixture
-def players(browser: Browser, server: str) -> Iterator[list[Player]]:
-    made: list[Player] = []
-    yield made
-    for p in made:
-        p.close()
 
 
 def new_player(players: list[Player], browser: Browser, server: str, **options: Any) -> Player:

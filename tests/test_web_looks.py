@@ -12,9 +12,9 @@ from collections.abc import Iterator
 from typing import Any
 
 import pytest
-from playwright.sync_api import Browser, Page, Playwright, sync_playwright
+from playwright.sync_api import Browser, Page
 
-from web_helpers import CHROMIUM, CHROMIUM_ARGS, Player, basra_server, shot
+from web_helpers import Player, basra_server, shot
 
 PHONE = {"width": 360, "height": 640}
 LOCALES = {"en": "en-US", "ar": "ar-EG"}
@@ -43,25 +43,6 @@ def script(body: str) -> str:
 def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     with basra_server(tmp_path_factory.mktemp("looks")) as base:
         yield base
-
-
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Browser]:
-    if not CHROMIUM.exists():
-        pytest.fail(f"{CHROMIUM} is missing: install Debian's chromium")
-    pw: Playwright
-    with sync_playwright() as pw:
-        chromium = pw.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS)
-        yield chromium
-        chromium.close()
-
-
-@pytest.fixture
-def players(browser: Browser, server: str) -> Iterator[list[Player]]:
-    made: list[Player] = []
-    yield made
-    for p in made:
-        p.close()
 
 
 def post(base: str, path: str, body: dict[str, Any], token: str | None = None) -> Any:

@@ -9,9 +9,9 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from playwright.sync_api import Browser, Playwright, sync_playwright
+from playwright.sync_api import Browser
 
-from web_helpers import CHROMIUM, CHROMIUM_ARGS, PHONE, basra_server, shot
+from web_helpers import PHONE, basra_server, shot
 
 pytestmark = pytest.mark.slow
 
@@ -20,19 +20,6 @@ pytestmark = pytest.mark.slow
 def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     with basra_server(tmp_path_factory.mktemp("pwa")) as base:
         yield base
-
-
-@pytest.fixture(scope="module")
-def playwright() -> Iterator[Playwright]:
-    with sync_playwright() as pw:
-        yield pw
-
-
-@pytest.fixture(scope="module")
-def browser(playwright: Playwright) -> Iterator[Browser]:
-    browser = playwright.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS)
-    yield browser
-    browser.close()
 
 
 def test_the_service_worker_registers_and_the_site_opens_offline(browser: Browser,

@@ -15,11 +15,11 @@ from typing import Any
 
 import httpx
 import pytest
-from playwright.sync_api import Browser, Page, Playwright, Route, sync_playwright
+from playwright.sync_api import Browser, Page, Route
 from websockets.sync.client import connect
 
 from basra.server.messages import apply_played
-from web_helpers import CHROMIUM, CHROMIUM_ARGS, ROOT, Player, basra_server
+from web_helpers import ROOT, Player, basra_server
 
 WEB = ROOT / "src" / "basra" / "web"
 
@@ -28,21 +28,6 @@ WEB = ROOT / "src" / "basra" / "web"
 def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     with basra_server(tmp_path_factory.mktemp("webstate")) as base:
         yield base
-
-
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Browser]:
-    if not CHROMIUM.exists():
-        pytest.fail(f"{CHROMIUM} is missing: install Debian's chromium (scripts/install "
-                    "--browser) to run the browser tests")
-    with sync_playwright() as p:
-        b = launch(p)
-        yield b
-        b.close()
-
-
-def launch(p: Playwright) -> Browser:
-    return p.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS)
 
 
 @pytest.fixture

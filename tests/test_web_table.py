@@ -12,9 +12,9 @@ from collections.abc import Iterator
 from typing import Any
 
 import pytest
-from playwright.sync_api import Browser, Playwright, sync_playwright
+from playwright.sync_api import Browser
 
-from web_helpers import CHROMIUM, CHROMIUM_ARGS, DESKTOP, PHONE, Player, basra_server, shot
+from web_helpers import DESKTOP, PHONE, Player, basra_server, shot
 
 SUMMARY_WINDOW = 30
 """Long enough that a round dealt behind the summary could only be the page's doing."""
@@ -25,29 +25,6 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     with basra_server(tmp_path_factory.mktemp("webtable"),
                       "--summary-window", str(SUMMARY_WINDOW)) as base:
         yield base
-
-
-@pytest.fixture(scope="module")
-def playwright() -> Iterator[Playwright]:
-    with sync_playwright() as p:
-        yield p
-
-
-@pytest.fixture(scope="module")
-def browser(playwright: Playwright) -> Iterator[Browser]:
-    if not CHROMIUM.exists():
-        pytest.fail(f"{CHROMIUM} is missing: install Debian's chromium to run the browser tests")
-    b = playwright.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS)
-    yield b
-    b.close()
-
-
-@pytest.fixture
-def players(browser: Browser, server: str) -> Iterator[list[Player]]:
-    made: list[Player] = []
-    yield made
-    for p in made:
-        p.close()
 
 
 def bot_table(players: list[Player], browser: Browser, server: str, name: str,

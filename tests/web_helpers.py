@@ -16,7 +16,16 @@ from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
-from playwright.sync_api import Browser, BrowserContext, Dialog, Page, WebSocket
+import pytest
+from playwright.sync_api import (
+    Browser,
+    BrowserContext,
+    Dialog,
+    Page,
+    Playwright,
+    WebSocket,
+    sync_playwright,
+)
 
 from basra.server.messages import apply_played
 from server_harness import free_port
@@ -101,6 +110,37 @@ def basra_server(data_dir: Path, *extra: str) -> Iterator[str]:
             process.kill()
             process.wait(5)
         log.close()
+
+
+# ---------------------------------------------------------------- fixtures
+# Every browser test module (tests/conftest.py loads this file as a plugin) gets one chromium
+# for the module and a `players` list closed after each test; each module makes its own
+# `server` (its own `basra serve` options).
+
+
+@pytest.fixture(scope="module")
+def playwright() -> Iterator[Playwright]:
+    with sync_playwright() as pw:
+        yield pw
+
+
+@pytest.fixture(scope="module")
+def browser(playwright: Playwright) -> Iterator[Browser]:
+    if not CHROMIUM.exists():
+        pytest.fail(f"{CHROMIUM} is missing: install Debian's chromium (scripts/install "
+                    "--browser) to run the browser tests")
+    chromium = playwright.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS)
+    yield chromium
+    chromium.close()
+
+
+@pytest.fixture
+def players(browser: Browser, server: str) -> Iterator[list[Player]]:
+    """The players a test makes (append each one), closed at its end."""
+    made: list[Player] = []
+    yield made
+    for p in made:
+        p.close()
 
 
 def shot(page: Page, name: str, *, full_page: bool = False) -> Path:
