@@ -132,6 +132,8 @@ class MatchDriver:
         self._summaries_of: object = None
         self._plays: tuple[PublicPlay, ...] = ()
         self._plays_of: object = None
+        self.resigned: int | None = None
+        """The seat whose player resigned the match, if one did."""
 
     # ------------------------------------------------------------------ state
 
@@ -259,6 +261,7 @@ class MatchDriver:
     def resign(self, seat: int) -> MatchOver:
         """The player of ``seat`` resigns: the match ends now (:func:`resigned_match`)."""
         self.match = resigned_match(self.match, seat)
+        self.resigned = seat
         self.record.resign(seat)
         assert self.match.winner is not None
         event = MatchOver(self.match.winner)

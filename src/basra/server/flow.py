@@ -62,8 +62,6 @@ class TableFlow:
         self.thinking = Thinking(self.inbox)
         self.task: asyncio.Task[None] | None = None
         self.rematch_table: str | None = None
-        self.resigned: int | None = None
-        """The seat whose player resigned the match, if one did."""
         self.turn_began: float | None = None
         """A table rebuilt from the store: when its turn in play began (``time.time()``),
         so that the clock goes on from its stored deadline."""
@@ -95,7 +93,6 @@ class TableFlow:
         resigned = (log_.table.result or {}).get("resigned")
         if isinstance(resigned, int) and self.driver.match.winner is None:
             self.driver.resign(resigned)
-            self.resigned = resigned
 
     # ------------------------------------------------------------------ seating
 
@@ -256,7 +253,6 @@ class TableFlow:
         await self.store.finish_table(self.row.id, snapshot.result_json(after, seat.number))
         self.thinking.cancel()
         self.driver.resign(seat.number)
-        self.resigned = seat.number
         await self._finish(stored=True)
 
     async def _finish(self, stored: bool = False) -> None:
@@ -264,7 +260,7 @@ class TableFlow:
         window closed and everyone told."""
         if not stored:
             await self.store.finish_table(self.row.id, snapshot.result_json(
-                self.driver.match, self.resigned))
+                self.driver.match, self.driver.resigned))
         self.timers.turn = None
         self.timers.arrival = None
         self.seeding.close()

@@ -12,7 +12,7 @@ import asyncio
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
-from basra.cards import NAMES, cards_of
+from basra.cards import NAMES, names_of
 from basra.engine import Match, legal_plays
 from basra.server.commands import Command, Connection, Detach
 from basra.server.messages import Played, ServerMessage, State, encode
@@ -81,7 +81,7 @@ def table_json(table: TableFlow, seat: int | None) -> dict[str, Any]:
         "clock": clock,
         "fairness": fairness_json(table),
         "rematch_table": table.rematch_table,
-        "resigned": table.resigned,
+        "resigned": table.driver.resigned,
         "next_round": (table.seeding.next_round_json(table.driver.next_round, table.seats)
                        if table.timers.arrival is None else None),
     }
@@ -93,10 +93,6 @@ def table_json(table: TableFlow, seat: int | None) -> dict[str, Any]:
 def state_for(table: TableFlow, seat: int | None) -> State:
     return State(table.version, seat, table_json(table, seat),
                  table.driver.view(seat).to_json())
-
-
-def _names(mask: int) -> list[str]:
-    return [NAMES[c] for c in cards_of(mask)]
 
 
 def played_for(table: TableFlow, by_bot: bool) -> Callable[[int | None], Played]:
@@ -111,9 +107,9 @@ def played_for(table: TableFlow, by_bot: bool) -> Callable[[int | None], Played]
     turn = rnd.turn
     common: dict[str, Any] = {
         "version": table.version, "round": match.rounds_started, "seat": last.seat,
-        "card": NAMES[last.card], "take": _names(last.take), "basra": last.basra,
+        "card": NAMES[last.card], "take": names_of(last.take), "basra": last.basra,
         "by_bot": by_bot, "turn": turn, "deal": rnd.deal_number,
-        "hand_counts": [h.bit_count() for h in rnd.hands], "floor": _names(rnd.floor),
+        "hand_counts": [h.bit_count() for h in rnd.hands], "floor": names_of(rnd.floor),
         "stock_count": rnd.stock_left, "pile_counts": [p.bit_count() for p in rnd.piles],
         "basras": list(rnd.basras), "basra_points": list(rnd.bonus),
         "last_taker": rnd.last_taker if rnd.last_taker >= 0 else None,
@@ -124,7 +120,7 @@ def played_for(table: TableFlow, by_bot: bool) -> Callable[[int | None], Played]
         if seat is None:
             return Played(hand=[], legal=[], **common)
         legal = [p.to_json() for p in legal_plays(rnd)] if seat == turn else []
-        return Played(hand=_names(rnd.hand(seat)), legal=legal, **common)
+        return Played(hand=names_of(rnd.hand(seat)), legal=legal, **common)
 
     return for_seat
 
