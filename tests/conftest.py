@@ -21,8 +21,9 @@ from basra.cards import NAMES, cards_of, mask_of, parse_card
 from basra.engine import Round, deal_round
 from basra.rules import Rules, find_variant
 
-pytest_plugins = ("web_helpers",)
-"""The browser tests' fixtures (chromium, the players of a test)."""
+pytest_plugins = ("web_helpers", "store_helpers")
+"""The browser tests' fixtures (chromium, the players of a test) and the store tests'
+databases."""
 
 HOT_MODULES = ("cards", "captures", "rules", "engine", "bots.rollout")
 """The modules setup.py compiles with mypyc."""

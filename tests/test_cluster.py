@@ -206,6 +206,8 @@ def test_three_nodes_are_one_site_and_survive_a_sigkill(tmp_path: Path) -> None:
                     f"{n0}/api/quick-match/{ticket}?wait=10", headers=amira.headers))
                 await asyncio.sleep(0.3)
                 r = await http.post(f"{n1}/api/quick-match", headers=badr.headers, json={})
+                r = await http.get(f"{n1}/api/quick-match/{r.json()['ticket']}?wait=10",
+                                   headers=badr.headers)
                 assert r.json()["status"] == "matched", r.text
                 quick = r.json()["table"]
                 assert (await waiting).json()["table"] == quick

@@ -165,7 +165,10 @@ def test_quick_match_pairs_two_and_offers_a_bot_to_one(backend: Backend) -> None
         assert first["status"] == "waiting"
         second = (await http.post(f"{base}/api/quick-match", headers=omar.headers,
                                   json={"variant": "egyptian"})).json()
-        assert second["status"] == "matched"
+        # The pool is paired every pairing_seconds: both long polls see the same table.
+        second = (await http.get(f"{base}/api/quick-match/{second['ticket']}?wait=5",
+                                 headers=omar.headers)).json()
+        assert second["status"] == "matched" and second["rated"] is False  # guests
         polled = (await http.get(f"{base}/api/quick-match/{first['ticket']}?wait=5",
                                  headers=amira.headers)).json()
         assert polled["table"] == second["table"]

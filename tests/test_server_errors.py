@@ -100,7 +100,9 @@ def test_the_api_raises_its_codes_unwrapped(tmp_path: Path) -> None:
                              json={"seat": 0, "level": "random"}))
         ticket = (await http.post(f"{base}/api/quick-match", headers=omar.headers,
                                   json={})).json()["ticket"]
-        await http.post(f"{base}/api/quick-match", headers=lina.headers, json={})
+        paired = (await http.post(f"{base}/api/quick-match", headers=lina.headers,
+                                  json={})).json()["ticket"]
+        await http.get(f"{base}/api/quick-match/{paired}?wait=5", headers=lina.headers)
         note(await http.post(f"{base}/api/quick-match/{ticket}/bot", headers=omar.headers,
                              json={"level": "random"}))
         note(await http.get(f"{base}/nowhere/at/all"))

@@ -408,6 +408,8 @@ def test_a_matched_player_who_never_connects_is_dropped_from_the_start(
         await asyncio.sleep(0.1)
         matched = (await http.post(f"{base}/api/quick-match", headers=amira.headers,
                                    json={})).json()
+        matched = (await http.get(f"{base}/api/quick-match/{matched['ticket']}?wait=5",
+                                  headers=amira.headers)).json()
         assert matched["status"] == "matched"
         await poll  # the ghost was matched, and never opens the table
         await amira.connect(matched["table"])
@@ -422,9 +424,11 @@ def test_a_matched_player_who_never_connects_is_dropped_from_the_start(
             r = (await http.get(f"{base}/api/quick-match/{ticket}",
                                 headers=amira.headers)).json()
             assert r["status"] == "waiting" and r["bot_offer"] is True
-            # first in the queue: the next player is matched with Amira at once
+            # the next player is matched with Amira at the next pairing
             third = (await http.post(f"{base}/api/quick-match", headers=omar.headers,
                                      json={})).json()
+            third = (await http.get(f"{base}/api/quick-match/{third['ticket']}?wait=5",
+                                    headers=omar.headers)).json()
             assert third["status"] == "matched"
             again = (await http.get(f"{base}/api/quick-match/{ticket}",
                                     headers=amira.headers)).json()

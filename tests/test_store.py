@@ -15,7 +15,7 @@ import signal
 import subprocess
 import sys
 import uuid
-from collections.abc import Awaitable, Callable, Iterator
+from collections.abc import Awaitable, Callable
 from dataclasses import replace
 from datetime import UTC, datetime, timedelta, timezone
 from pathlib import Path
@@ -40,24 +40,6 @@ Scenario = Callable[[Store], Awaitable[Any]]
 
 # ---------------------------------------------------------------------------------------
 # databases
-
-
-@pytest.fixture(params=BACKENDS)
-def backend(request: pytest.FixtureRequest) -> str:
-    return str(request.param)
-
-
-@pytest.fixture
-def url(backend: str, tmp_path: Path) -> Iterator[str]:
-    """A fresh, empty database of the back end: a new SQLite file or PostgreSQL schema."""
-    if backend == "sqlite":
-        yield f"sqlite+aiosqlite:///{tmp_path / 'db' / 'basra.sqlite3'}"
-        return
-    schema = f"basra_test_{uuid.uuid4().hex[:16]}"
-    yield f"{POSTGRES}?schema={schema}"
-    asyncio.run(drop_schema(schema))
-
-
 
 
 def run(url: str | None, scenario: Scenario, data_dir: Path | None = None) -> None:
@@ -127,11 +109,11 @@ async def table_with_round(store: Store, table_id: str = "t1") -> None:
 def test_open_migrates_to_head_and_is_idempotent(url: str) -> None:
     async def first(store: Store) -> None:
         await store.open()  # again on the open store: nothing happens
-        assert await scalars(store, "SELECT version_num FROM alembic_version") == ["0002"]
+        assert await scalars(store, "SELECT version_num FROM alembic_version") == ["0003"]
         await bot_table(store)
 
     async def second(store: Store) -> None:
-        assert await scalars(store, "SELECT version_num FROM alembic_version") == ["0002"]
+        assert await scalars(store, "SELECT version_num FROM alembic_version") == ["0003"]
         assert await store.table("t1") is not None
 
     run(url, first)
@@ -146,7 +128,7 @@ def test_two_stores_open_a_new_database_at_once(url: str) -> None:
             await stores[0].create_player("p1", "Amal", "hash-p1")
             assert await stores[2].player("p1") is not None
             assert await scalars(stores[1], "SELECT version_num FROM alembic_version") == [
-                "0002"]
+                "0003"]
         finally:
             for store in stores:
                 await store.close()

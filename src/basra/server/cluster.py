@@ -280,7 +280,8 @@ class Cluster:
             return
         future: asyncio.Future[int] = asyncio.get_running_loop().create_future()
         if data.get("op") == "join":
-            await table.inbox.put(Join(str(data["player"]), str(data["nickname"]), future))
+            await table.inbox.put(Join(str(data["player"]), str(data["nickname"]), future,
+                                       bool(data.get("account"))))
         else:
             seat = data.get("seat")
             await table.inbox.put(FillBot(None if seat is None else int(seat),

@@ -73,6 +73,7 @@ class Join:
     player_id: str
     nickname: str
     future: asyncio.Future[int]
+    account: bool = False
 
 
 @dataclass(frozen=True, slots=True)

@@ -26,6 +26,11 @@ class Limits:
     """Tables (bot, private, quick-match tickets) one address may create."""
     sockets_per_address: int = 50
     """Websockets one address may hold open at once."""
+    sign_ins_per_address: int = 20
+    """Failed sign-ins one address may make in ``sign_in_window_seconds``; then it waits."""
+    sign_ins_per_account: int = 8
+    """Failed sign-ins to one account in ``sign_in_window_seconds`` (from anywhere)."""
+    sign_in_window_seconds: float = 900.0
     max_body_bytes: int = 16 * 1024
     """Largest HTTP request body; a larger one is answered 413."""
     trusted_proxies: tuple[str, ...] = ()
@@ -39,7 +44,8 @@ class Limits:
         big = 10**9
         return cls(messages_per_second=10_000, message_burst=10_000, flood_close=big,
                    guests_per_minute=big, guest_burst=big, tables_per_minute=big,
-                   table_burst=big, sockets_per_address=big)
+                   table_burst=big, sockets_per_address=big, sign_ins_per_address=big,
+                   sign_ins_per_account=big)
 
 
 @dataclass(frozen=True, slots=True)
@@ -103,6 +109,14 @@ class Settings:
     """Freeze the garbage collector's survivors every second and collect fully now and
     then (:mod:`basra.server.gc_pacing`): ``basra serve`` does; the tests' servers in one
     process with pytest do not."""
+    pairing_seconds: float = 2.0
+    """How often quick match pairs each variant's pool (:mod:`basra.server.pairing`)."""
+    passkey_rp_id: str | None = None
+    """The WebAuthn relying party id (the site's domain, ``play.example.org``); None: the
+    host name each request came to (right for one domain; set it behind several)."""
+    passkey_origins: tuple[str, ...] = ()
+    """Origins a passkey ceremony may come from (``https://play.example.org``); empty: the
+    origin each request came to."""
     bot_seed: str | None = None
     """For tests: every bot's seed is this text and its seat number (the same bots on every
     table), instead of fresh randomness."""

@@ -37,6 +37,23 @@ STATUS: Mapping[str, int] = {
     "table/unavailable": 503,
     "table/moved": 503,
     "server/internal": 500,
+    "account/bad_username": 422,
+    "account/username_taken": 409,
+    "account/weak_password": 422,
+    "account/already": 409,
+    "account/required": 403,
+    "account/confirm": 422,
+    "auth/bad_credentials": 401,
+    "auth/too_many_attempts": 429,
+    "auth/guest_sign_out": 409,
+    "session/not_found": 404,
+    "passkey/failed": 400,
+    "passkey/expired": 400,
+    "passkey/unknown": 401,
+    "passkey/not_found": 404,
+    "table/rated_needs_account": 403,
+    "player/not_found": 404,
+    "variant/unknown": 404,
 }
 """HTTP status by error code; a code not listed answers :data:`DEFAULT_STATUS`, and an
 ``http/NNN`` code (Starlette's own: unknown paths and methods) answers NNN."""

@@ -12,15 +12,24 @@ table go: its owner is someone else, or it rebuilds the table from the store.
 from __future__ import annotations
 
 from collections.abc import Callable
+from datetime import datetime
 from typing import Any
 
 from basra.server.leases import Leases
 from basra.store.base import (
+    AccountRow,
+    ChallengeRow,
     DuplicatePlay,
     HistoryRow,
+    LeaderRow,
+    PasskeyRow,
     PlayerRow,
     PlayRow,
+    RatedGame,
+    RatingPoint,
+    RatingRow,
     SeatRow,
+    SessionRow,
     Store,
     StoreError,
     TableLog,
@@ -92,6 +101,63 @@ class FencedStore(Store):
     async def history(self, player_id: str, limit: int = 50) -> list[HistoryRow]:
         return await self.inner.history(player_id, limit)
 
+    async def claim_account(self, player_id: str, username: str,
+                            password_hash: str | None) -> PlayerRow:
+        return await self.inner.claim_account(player_id, username, password_hash)
+
+    async def account(self, username: str) -> AccountRow | None:
+        return await self.inner.account(username)
+
+    async def set_password(self, player_id: str, password_hash: str) -> None:
+        await self.inner.set_password(player_id, password_hash)
+
+    async def delete_account(self, player_id: str) -> None:
+        await self.inner.delete_account(player_id)
+
+    async def add_session(self, session: SessionRow, token_hash: str) -> None:
+        await self.inner.add_session(session, token_hash)
+
+    async def session_by_token(self, token_hash: str) -> SessionRow | None:
+        return await self.inner.session_by_token(token_hash)
+
+    async def sessions(self, player_id: str) -> list[SessionRow]:
+        return await self.inner.sessions(player_id)
+
+    async def revoke_sessions(self, player_id: str, session_id: str | None = None,
+                              keep: str | None = None) -> int:
+        return await self.inner.revoke_sessions(player_id, session_id, keep)
+
+    async def add_passkey(self, passkey: PasskeyRow) -> None:
+        await self.inner.add_passkey(passkey)
+
+    async def passkey(self, credential_id: str) -> PasskeyRow | None:
+        return await self.inner.passkey(credential_id)
+
+    async def passkeys(self, player_id: str) -> list[PasskeyRow]:
+        return await self.inner.passkeys(player_id)
+
+    async def passkey_used(self, credential_id: str, sign_count: int) -> None:
+        await self.inner.passkey_used(credential_id, sign_count)
+
+    async def remove_passkey(self, player_id: str, credential_id: str) -> bool:
+        return await self.inner.remove_passkey(player_id, credential_id)
+
+    async def put_challenge(self, challenge: ChallengeRow) -> None:
+        await self.inner.put_challenge(challenge)
+
+    async def take_challenge(self, challenge_id: str) -> ChallengeRow | None:
+        return await self.inner.take_challenge(challenge_id)
+
+    async def ratings(self, player_id: str) -> list[RatingRow]:
+        return await self.inner.ratings(player_id)
+
+    async def rating_history(self, player_id: str, limit: int = 500) -> list[RatingPoint]:
+        return await self.inner.rating_history(player_id, limit)
+
+    async def leaderboard(self, variant: str, since: datetime, limit: int = 100,
+                          max_deviation: float = 75.0) -> list[LeaderRow]:
+        return await self.inner.leaderboard(variant, since, limit, max_deviation)
+
     # ------------------------------------------------------------------ fenced
 
     async def create_table(self, table: TableRow, seats: list[SeatRow]) -> None:
@@ -106,9 +172,10 @@ class FencedStore(Store):
         self._check(table_id)
         await self.inner.set_seat(table_id, seat)
 
-    async def finish_table(self, table_id: str, result: dict[str, Any]) -> None:
+    async def finish_table(self, table_id: str, result: dict[str, Any],
+                           rated: RatedGame | None = None) -> dict[str, Any]:
         self._check(table_id)
-        await self.inner.finish_table(table_id, result)
+        return await self.inner.finish_table(table_id, result, rated)
 
     async def add_round(self, table_id: str, number: int, server_seed: str,
                         commitment: str) -> None:

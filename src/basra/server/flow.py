@@ -18,6 +18,7 @@ from basra.cards import NAMES, names_of, parse_card, parse_card_set
 from basra.driver import MatchDriver, resigned_match
 from basra.engine import Match, Play
 from basra.errors import IllegalPlayError
+from basra.ratings import Rating
 from basra.records import MatchRecord, to_json
 from basra.rules import find_variant
 from basra.seating import Seating
@@ -33,7 +34,7 @@ from basra.server.seats import Seat, seat_of_player
 from basra.server.seeding import Seeding, parts
 from basra.server.thinking import Thinking
 from basra.shuffle import commitment, new_server_seed
-from basra.store.base import PlayRow, Store, TableLog, TableRow, TableStatus
+from basra.store.base import PlayRow, RatedGame, Store, TableLog, TableRow, TableStatus
 
 if TYPE_CHECKING:
     from basra.server.commands import AbsentHook, RematchHook
@@ -67,6 +68,11 @@ class TableFlow:
         so that the clock goes on from its stored deadline."""
         self.finished_at: float | None = None
         """When the match ended (monotonic): the lobby evicts the table a while after."""
+        self.result: dict[str, Any] | None = row.result if row.status == "finished" else None
+        """The finished match's result as stored (with its rating changes if rated)."""
+        self.played: set[int] = set()
+        """The seats that have made a play in this match (a rated match resigned before
+        both have is aborted, not rated)."""
         now = time.monotonic()
         for seat in seats:
             if seat.human:  # nobody waits on a player who is not here: dropped from the start
@@ -90,13 +96,27 @@ class TableFlow:
             self.driver.deal(seed=r.client_seed)
             for p in plays_by_round.get(r.number, []):
                 self.driver.apply(p.seat, Play(parse_card(p.card), parse_card_set(p.take)))
+                self.played.add(p.seat)
         resigned = (log_.table.result or {}).get("resigned")
         if isinstance(resigned, int) and self.driver.match.winner is None:
             self.driver.resign(resigned)
 
     # ------------------------------------------------------------------ seating
 
+    async def show_ratings(self) -> None:
+        """At a rated table: each seated player's rating as shown (read once a seat)."""
+        if not self.row.rated:
+            return
+        for seat in self.seats:
+            if seat.player_id is not None and seat.rating is None:
+                found = [r for r in await self.store.ratings(seat.player_id)
+                         if r.variant == self.row.variant]
+                rating = (Rating(found[0].rating, found[0].deviation, found[0].volatility)
+                          if found else Rating())
+                seat.rating = {"rating": round(rating.rating), "label": rating.label}
+
     async def _after_seating(self) -> None:
+        await self.show_ratings()
         for seat in self.seats:
             await self.store.set_seat(self.row.id, seat.row())
         self.driver.rename([s.name for s in self.seats])
@@ -221,6 +241,7 @@ class TableFlow:
                       tuple(names_of(move.take)), by_bot, datetime.now(UTC))
         await self.store.add_play(self.row.id, row)
         self.driver.apply(seat, move, after)
+        self.played.add(seat)
         player = self.seats[seat]
         if player.human:  # what a bot played for a player is told when they are back
             player.note_play(row.round_number, row.card, list(row.take), by_bot)
@@ -250,17 +271,35 @@ class TableFlow:
                 or self.driver.match.winner is not None):
             raise ProtocolError("only a match in play can be resigned", "resign/not_playing")
         after = resigned_match(self.driver.match, seat.number)
-        await self.store.finish_table(self.row.id, snapshot.result_json(after, seat.number))
+        await self._store_result(after, seat.number)
         self.thinking.cancel()
         self.driver.resign(seat.number)
         await self._finish(stored=True)
+
+    def rated_game(self, match: Match) -> RatedGame | None:
+        """What rating the decided ``match`` needs: a rated table's two players, if both
+        are people and both have played (before that it is aborted)."""
+        players = [s.player_id for s in self.seats]
+        if not self.row.rated or len(players) != 2 or self.played != {0, 1}:
+            return None
+        first, second = players
+        if first is None or second is None:
+            return None
+        score = 0.5 if match.winner is None else 1.0 if match.winner == 0 else 0.0
+        return RatedGame(self.row.variant, (first, second), score)
+
+    async def _store_result(self, match: Match, resigned: int | None) -> None:
+        result = snapshot.result_json(match, resigned)
+        rated = self.rated_game(match)
+        if self.row.rated and rated is None:
+            result["aborted"] = True  # ended before both sides played: not rated
+        self.result = await self.store.finish_table(self.row.id, result, rated)
 
     async def _finish(self, stored: bool = False) -> None:
         """The match is decided: stored (unless ``stored`` already), then every timer and
         window closed and everyone told."""
         if not stored:
-            await self.store.finish_table(self.row.id, snapshot.result_json(
-                self.driver.match, self.driver.resigned))
+            await self._store_result(self.driver.match, self.driver.resigned)
         self.timers.turn = None
         self.timers.arrival = None
         self.seeding.close()

@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING, Any
 
 from basra.bots import LEVELS
 from basra.errors import BasraError
+from basra.ratings import Rating
 from basra.rules import find_variant
 from basra.server import metrics
 from basra.server.auth import new_id, new_invite_code
@@ -21,6 +22,7 @@ from basra.server.bot_pool import bot_service
 from basra.server.commands import FillBot, Handover, Join
 from basra.server.config import Settings
 from basra.server.errors import Refusal
+from basra.server.pairing import Seeker, pair
 from basra.server.quick_queue import RedisQueue
 from basra.server.seats import SeatError
 from basra.server.table import Table
@@ -55,14 +57,31 @@ class Ticket:
     polls: int = 0
     """Long polls open on it now."""
     matched_at: float | None = None
+    rating: Rating = field(default_factory=Rating)
+    """The player's rating in the variant (a guest's is the starting one)."""
+    rated: bool = False
+    """Whether the match it was paired into is rated."""
+
+    def seeker(self, now: float, last_opponent: str | None) -> Seeker:
+        """The ticket as pairing sees it (:mod:`basra.server.pairing`)."""
+        return Seeker(self.player.id, self.rating.rating, now - self.since,
+                      guest=not self.player.account, provisional=self.rating.provisional,
+                      last_opponent=last_opponent)
 
 
-def shared_ticket(ticket_id: str, player: PlayerRow, variant: str, table_id: str | None,
-                  since: float) -> Ticket:
-    """A ticket of cluster mode's shared queue as this node sees it (``since`` is a
-    ``time.time()``, made monotonic here)."""
+def shared_ticket(ticket_id: str, player: PlayerRow, found: tuple[str, str | None, float, bool]
+                  ) -> Ticket:
+    """A ticket of cluster mode's shared queue as this node sees it, from what the queue
+    found of it (variant, table, since, rated; ``since`` is a ``time.time()``, made
+    monotonic here)."""
+    variant, table_id, since, rated = found
     return Ticket(ticket_id, player, variant, time.monotonic() - (time.time() - since),
-                  table_id=table_id)
+                  table_id=table_id, rated=rated)
+
+
+def rated_pair(humans: list[PlayerRow]) -> bool:
+    """Whether a quick match of these players is rated: two accounts."""
+    return len(humans) == 2 and all(h.account for h in humans)
 
 
 @dataclass(frozen=True, slots=True)
@@ -72,6 +91,8 @@ class TableOptions:
     teams: bool = False
     bot_level: str = "medium"
     clock_seconds: float | None = None
+    rated: bool = False
+    """A private table its creator marks rated (two players, both accounts)."""
 
 
 class Lobby:
@@ -92,6 +113,9 @@ class Lobby:
         self.adopting = asyncio.Lock()
         self.queue: RedisQueue | None = None
         """Cluster mode's quick-match queues (in Redis), else None: the ones here."""
+        self.pairer: asyncio.Task[None] | None = None
+        self.last_opponent: dict[str, str] = {}
+        """Whom each player was last paired with by quick match (one process)."""
 
     # ------------------------------------------------------------------ life
 
@@ -161,18 +185,23 @@ class Lobby:
         self.queue = RedisQueue(cluster.redis, self.settings, self._pair)
 
     async def _pair(self, rival: PlayerRow, player: PlayerRow, variant: str) -> str:
-        table = await self._create("quick", TableOptions(variant=variant), [rival, player])
+        options = TableOptions(variant=variant, rated=rated_pair([rival, player]))
+        table = await self._create("quick", options, [rival, player])
         return table.row.id
 
     def start(self) -> None:
-        """Start the sweeper: lapsed tickets and finished tables leave memory."""
+        """Start the sweeper (lapsed tickets and finished tables leave memory) and the
+        pairing of quick match's pools."""
         self.sweeper = asyncio.create_task(self._sweep_forever(), name="lobby sweeper")
+        self.pairer = asyncio.create_task(self._pair_forever(), name="quick-match pairing")
 
     async def close(self) -> None:
-        if self.sweeper is not None:
-            self.sweeper.cancel()
+        for task in (self.sweeper, self.pairer):
+            if task is None:
+                continue
+            task.cancel()
             with contextlib.suppress(asyncio.CancelledError):
-                await self.sweeper
+                await task
         for table in list(self.tables.values()):
             await table.stop()
         await asyncio.to_thread(self.bots.close)
@@ -234,6 +263,8 @@ class Lobby:
                              f"(known: {', '.join(LEVELS)})", "table/bad_options")
         if options.clock_seconds is not None and not 5 <= options.clock_seconds <= 600:
             raise LobbyError("a turn clock is 5 to 600 seconds", "table/bad_options")
+        if options.rated and options.players != 2:
+            raise LobbyError("only two-player tables are rated", "table/bad_options")
 
     async def _create(self, kind: TableKind, options: TableOptions, humans: list[PlayerRow],
                       owner: PlayerRow | None = None, rematch_of: str | None = None) -> Table:
@@ -250,7 +281,7 @@ class Lobby:
         for number in range(options.players):
             if number < len(humans):
                 h = humans[number]
-                seats.append(SeatRow(number, h.id, None, "", h.nickname))
+                seats.append(SeatRow(number, h.id, None, "", h.nickname, h.account))
             elif bots_fill:
                 seats.append(SeatRow(number, None, options.bot_level, ""))
             else:
@@ -263,7 +294,8 @@ class Lobby:
             bot_level=options.bot_level, status="playing" if full else "waiting",
             created_at=datetime.now(UTC),
             invite_code=new_invite_code() if kind == "private" else None,
-            owner_id=owner.id if owner else None, rematch_of=rematch_of)
+            owner_id=owner.id if owner else None, rematch_of=rematch_of,
+            rated=options.rated and options.players == 2 and kind != "bot")
         table = await Table.create(row, seats, self.store, self._table_settings(row),
                                    self._rematch)
         self._add(table)
@@ -276,6 +308,9 @@ class Lobby:
         return await self._create("bot", options, [player], owner=player)
 
     async def create_private(self, player: PlayerRow, options: TableOptions) -> Table:
+        if options.rated and not player.account:
+            raise LobbyError("a rated table needs an account: create one first",
+                             "table/rated_needs_account")
         return await self._create("private", options, [player], owner=player)
 
     def table(self, table_id: str) -> Table | None:
@@ -301,16 +336,20 @@ class Lobby:
         missing = LobbyError("no open table has that invite code", "table/not_found")
         if row is None:
             raise missing
+        if row.rated and not player.account:
+            raise LobbyError("this table is rated: sign in to an account to take a seat",
+                             "table/rated_needs_account")
         table = await self.live(row.id)
         if isinstance(table, str):  # another node owns it
             seat = await self._call(table, {"op": "join", "table": row.id,
                                             "player": player.id,
-                                            "nickname": player.nickname})
+                                            "nickname": player.nickname,
+                                            "account": player.account})
             return await self.any_table(row.id), seat
         if table is None:
             raise missing
         future: asyncio.Future[int] = asyncio.get_running_loop().create_future()
-        await table.inbox.put(Join(player.id, player.nickname, future))
+        await table.inbox.put(Join(player.id, player.nickname, future, player.account))
         return table, await asyncio.wait_for(future, 10)  # a SeatError as it is
 
     async def fill_bot(self, player: PlayerRow, table_id: str, seat: int | None,
@@ -355,9 +394,10 @@ class Lobby:
         """A new table with the same people and bots, seats turned by one."""
         humans = [s for s in old.seats if s.human]
         options = TableOptions(old.row.variant, old.row.seats, old.row.teams,
-                               old.row.bot_level, old.row.clock_seconds)
-        players = [PlayerRow(s.player_id or "", s.nickname or "", datetime.now(UTC))
-                   for s in humans]
+                               old.row.bot_level, old.row.clock_seconds, old.row.rated)
+        # (the username stands for "an account" here: only .account is read)
+        players = [PlayerRow(s.player_id or "", s.nickname or "", datetime.now(UTC),
+                             username=s.nickname if s.account else None) for s in humans]
         kind: TableKind = old.row.kind
         owner = players[0] if players else None
         table = await self._create(kind, options, players, owner=owner, rematch_of=old.row.id)
@@ -371,42 +411,80 @@ class Lobby:
         return ticket.polls > 0 or now - ticket.seen <= self.settings.ticket_lapse_seconds
 
     async def quick_match(self, player: PlayerRow, variant: str) -> Ticket:
+        """The player's ticket in ``variant``'s pool (their waiting one, or a new one): the
+        pool is paired every ``pairing_seconds`` (:meth:`pair_pools`)."""
         self.check_options(TableOptions(variant=variant))
         name = find_variant(variant).name
+        rating = await self.rating_of(player, name)
         if self.queue is not None:
-            ticket_id, table_id, since = await self.queue.join(player, name)
-            return shared_ticket(ticket_id, player, name, table_id, since)
+            ticket_id, table_id, since = await self.queue.join(player, name, rating)
+            return shared_ticket(ticket_id, player, (name, table_id, since, False))
         async with self.lock:
             queue = self.queues.setdefault(name, [])
             for ticket in queue:
                 if ticket.player.id == player.id:
                     ticket.seen = time.monotonic()
                     return ticket
-            ticket = Ticket(new_id(), player, name, time.monotonic())
+            ticket = Ticket(new_id(), player, name, time.monotonic(), rating=rating)
             self.tickets[ticket.id] = ticket
-            await self._enqueue(ticket, front=False)
+            queue.append(ticket)
             return ticket
 
-    async def _enqueue(self, ticket: Ticket, front: bool) -> None:
-        """Pair ``ticket`` with the longest-waiting live rival, or queue it (at the front
-        for a player whose matched rival never came). Holds the lock."""
-        queue = self.queues.setdefault(ticket.variant, [])
-        now = time.monotonic()
-        for lapsed in [t for t in queue if not self.alive(t, now)]:
-            queue.remove(lapsed)
-            self.tickets.pop(lapsed.id, None)
-        rival = next((t for t in queue if t.table_id is None
-                      and t.player.id != ticket.player.id), None)
-        if rival is None:
-            queue.insert(0, ticket) if front else queue.append(ticket)
-            return
-        queue.remove(rival)
-        table = await self._create("quick", TableOptions(variant=ticket.variant),
-                                   [rival.player, ticket.player])
-        for t in (rival, ticket):
-            t.table_id = table.row.id
-            t.matched_at = now
-            t.matched.set()
+    async def rating_of(self, player: PlayerRow, variant: str) -> Rating:
+        """The player's rating in ``variant`` (a guest's, or a newcomer's: the start)."""
+        if not player.account:
+            return Rating()
+        for row in await self.store.ratings(player.id):
+            if row.variant == variant:
+                return Rating(row.rating, row.deviation, row.volatility)
+        return Rating()
+
+    async def _pair_forever(self) -> None:
+        while True:
+            await asyncio.sleep(self.settings.pairing_seconds)
+            try:
+                await self.pair_pools()
+            except Exception:  # pairing must outlive one bad pass
+                log.exception("quick-match pairing failed")
+
+    async def pair_pools(self) -> int:
+        """Pair every variant's pool once (:func:`basra.server.pairing.pair`: as many
+        pairs as can be, the smallest sum of rating gaps, windows widening with the wait);
+        how many tables were made. In cluster mode the shared pools are paired under
+        their Redis locks, by whichever node gets there first."""
+        if self.queue is not None:
+            return await self.queue.pair_pools()
+        made = 0
+        async with self.lock:
+            now = time.monotonic()
+            for variant, queue in self.queues.items():
+                for lapsed in [t for t in queue if not self.alive(t, now)]:
+                    queue.remove(lapsed)
+                    self.tickets.pop(lapsed.id, None)
+                waiting = {t.player.id: t for t in queue if t.table_id is None}
+                pool = [t.seeker(now, self.last_opponent.get(t.player.id))
+                        for t in waiting.values()]
+                for first, second in pair(pool):
+                    a, b = waiting[first.id], waiting[second.id]
+                    if b.since < a.since:  # the longer waiting sits first
+                        a, b = b, a
+                    queue.remove(a)
+                    queue.remove(b)
+                    rated = rated_pair([a.player, b.player])
+                    table = await self._create("quick", TableOptions(variant, rated=rated),
+                                               [a.player, b.player])
+                    self.last_opponent[a.player.id] = b.player.id
+                    self.last_opponent[b.player.id] = a.player.id
+                    for t in (a, b):
+                        t.table_id = table.row.id
+                        t.matched_at = now
+                        t.rated = rated
+                        t.matched.set()
+                    made += 1
+            if len(self.last_opponent) > 100_000:  # bounded: the oldest half goes
+                for key in list(self.last_opponent)[:50_000]:
+                    del self.last_opponent[key]
+        return made
 
     async def _absent(self, table: Table, present: list[str]) -> dict[str, str]:
         """A quick-match table given up because a matched player never came: every player
@@ -418,18 +496,24 @@ class Lobby:
             since = time.time() - self.settings.quick_match_bot_offer_seconds
             for seat in table.seats:
                 if seat.player_id in present:
-                    player = PlayerRow(seat.player_id, seat.nickname or "", datetime.now(UTC))
-                    out[player.id] = await self.queue.requeue(player, table.row.variant, since)
+                    player = await self.store.player(seat.player_id) or PlayerRow(
+                        seat.player_id, seat.nickname or "", datetime.now(UTC))
+                    rating = await self.rating_of(player, table.row.variant)
+                    out[player.id] = await self.queue.requeue(player, table.row.variant,
+                                                              since, rating)
             return out
-        async with self.lock:
-            for seat in table.seats:
-                if seat.player_id not in present:
-                    continue
-                player = PlayerRow(seat.player_id, seat.nickname or "", datetime.now(UTC))
+        for seat in table.seats:
+            if seat.player_id not in present:
+                continue
+            player = await self.store.player(seat.player_id) or PlayerRow(
+                seat.player_id, seat.nickname or "", datetime.now(UTC))
+            rating = await self.rating_of(player, table.row.variant)
+            async with self.lock:
                 ticket = Ticket(new_id(), player, table.row.variant,
-                                since=now - self.settings.quick_match_bot_offer_seconds)
+                                since=now - self.settings.quick_match_bot_offer_seconds,
+                                rating=rating)
                 self.tickets[ticket.id] = ticket
-                await self._enqueue(ticket, front=True)
+                self.queues.setdefault(ticket.variant, []).insert(0, ticket)
                 out[player.id] = ticket.id
         return out
 
@@ -437,7 +521,7 @@ class Lobby:
         if self.queue is not None:
             found = await self.queue.find(ticket_id, player.id)
             if found is not None:
-                return shared_ticket(ticket_id, player, *found)
+                return shared_ticket(ticket_id, player, found)
             raise LobbyError("no such quick-match ticket", "queue/not_found")
         ticket = self.tickets.get(ticket_id)
         if ticket is None or ticket.player.id != player.id:
@@ -455,6 +539,8 @@ class Lobby:
             deadline = min(deadline, offer_at + 0.01)
         if self.queue is not None:
             ticket.table_id = await self.queue.wait(ticket.id, deadline, gone)
+            found = await self.queue.find(ticket.id, ticket.player.id)
+            ticket.rated = bool(found and found[3])
             return
         ticket.polls += 1
         try:

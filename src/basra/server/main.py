@@ -73,6 +73,12 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--workers", type=whole_number(1), default=1, metavar="N",
                         help="run N server processes on this address (cluster mode: "
                              "needs --redis; default 1)")
+    parser.add_argument("--passkey-rp-id", default=None, metavar="DOMAIN",
+                        help="the site's domain for passkeys (default: the host each "
+                             "request names)")
+    parser.add_argument("--passkey-origin", action="append", default=[], metavar="URL",
+                        help="an origin passkeys may be used from, e.g. "
+                             "https://play.example.org (repeatable; default: the request's)")
     parser.add_argument("--no-limits", action="store_true",
                         help="no per-address limits (load tests on loopback only)")
     parser.add_argument("--log-level", default="info",
@@ -90,7 +96,9 @@ def settings_from(args: argparse.Namespace) -> Settings:
                     quick_match_bot_offer_seconds=args.bot_offer,
                     rematch_window_seconds=args.rematch_window, limits=limits,
                     bot_workers=args.bot_workers, redis_url=args.redis,
-                    redis_prefix=args.redis_prefix, gc_pacing=True)
+                    redis_prefix=args.redis_prefix, gc_pacing=True,
+                    passkey_rp_id=args.passkey_rp_id,
+                    passkey_origins=tuple(args.passkey_origin))
 
 
 def main(argv: Sequence[str] | None = None) -> int:

@@ -2,21 +2,27 @@
 waiting on different nodes meet.
 
 - ``{prefix}queue:{variant}``: a list of ticket ids, longest waiting first;
-- ``{prefix}ticket:{id}``: a hash: ``player``, ``nickname``, ``variant``, ``since`` and
-  ``seen`` (``time.time()``: when the ticket was made, and when its owner last waited on
-  it: their presence), ``table`` once matched; it expires a while after its last use;
+- ``{prefix}ticket:{id}``: a hash: ``player``, ``nickname``, ``username`` (empty for a
+  guest), ``variant``, ``rating`` and ``deviation`` (the player's in the variant),
+  ``since`` and ``seen`` (``time.time()``: when the ticket was made, and when its owner
+  last waited on it: their presence), ``table`` once matched (and ``rated``); it expires
+  a while after its last use;
+- ``{prefix}last:{player}``: whom the player was last paired with (for an hour);
 - ``{prefix}qlock:{variant}``: the lock (redis-py's) under which a variant's queue is
   paired, so that two nodes never pair one ticket twice.
 
-Pairing is the one-process rule (:mod:`~basra.server.lobby`): the longest-waiting live
-rival, a ticket whose owner stopped waiting lapses, a requeued player goes first. The node
-that pairs creates the table and owns it; a waiting owner on any node sees ``table`` set
-within a quarter second. Times between nodes are wall-clock times (NTP-synced machines).
+Pairing is the one-process rule (:meth:`~basra.server.lobby.Lobby.pair_pools`, with
+:func:`~basra.server.pairing.pair`): every node tries each variant's pool every
+``pairing_seconds``, and the one that gets its lock pairs it; a ticket whose owner
+stopped waiting lapses. The node that pairs creates the table and owns it; a waiting owner
+on any node sees ``table`` set within a quarter second. Times between nodes are wall-clock
+times (NTP-synced machines).
 """
 
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import time
 from collections.abc import Awaitable, Callable
 from datetime import UTC, datetime
@@ -24,9 +30,13 @@ from typing import Any, cast
 
 from redis.asyncio import Redis
 from redis.asyncio.lock import Lock
+from redis.exceptions import LockError
 
+from basra.ratings import Rating
+from basra.rules import VARIANTS
 from basra.server.auth import new_id
 from basra.server.config import Settings
+from basra.server.pairing import Seeker, pair
 from basra.store.base import PlayerRow
 
 POLL_SECONDS = 0.25
@@ -35,6 +45,7 @@ POLL_SECONDS = 0.25
 Pair = Callable[[PlayerRow, PlayerRow, str], Awaitable[str]]
 """Create the quick-match table of two players (the longest waiting first) for a variant;
 returns its id."""
+LAST_OPPONENT_SECONDS = 3600
 
 
 def text(value: bytes | str) -> str:
@@ -85,10 +96,10 @@ class RedisQueue:
 
     # ------------------------------------------------------------------ the lobby's side
 
-    async def join(self, player: PlayerRow, variant: str) -> tuple[str, str | None, float]:
-        """The player's ticket in ``variant``'s queue (their waiting one, or a new one,
-        paired at once if a rival waits): its id, its table if matched, and since when it
-        waits (``time.time()``)."""
+    async def join(self, player: PlayerRow, variant: str,
+                   rating: Rating) -> tuple[str, str | None, float]:
+        """The player's ticket in ``variant``'s pool (their waiting one, or a new one): its
+        id, its table if matched, and since when it waits (``time.time()``)."""
         async with self.lock(variant):
             now = time.time()
             for ticket_id, fields in await self._tickets(variant):
@@ -96,14 +107,17 @@ class RedisQueue:
                     await self._write(ticket_id, {"seen": repr(now)})
                     return ticket_id, fields.get("table") or None, float(fields["since"])
             ticket_id = new_id()
-            table = await self._enqueue(ticket_id, player, variant, now, front=False)
-            return ticket_id, table, now
+            await self._write_ticket(ticket_id, player, variant, now, rating)
+            await self.redis.rpush(self._queue(variant), ticket_id)
+            return ticket_id, None, now
 
-    async def requeue(self, player: PlayerRow, variant: str, since: float) -> str:
+    async def requeue(self, player: PlayerRow, variant: str, since: float,
+                      rating: Rating) -> str:
         """A new ticket at the front (a matched rival never came)."""
         async with self.lock(variant):
             ticket_id = new_id()
-            await self._enqueue(ticket_id, player, variant, since, front=True)
+            await self._write_ticket(ticket_id, player, variant, since, rating)
+            await self.redis.lpush(self._queue(variant), ticket_id)
             return ticket_id
 
     async def _tickets(self, variant: str) -> list[tuple[str, dict[str, str]]]:
@@ -120,36 +134,75 @@ class RedisQueue:
             out.append((ticket_id, fields))
         return out
 
-    async def _enqueue(self, ticket_id: str, player: PlayerRow, variant: str, since: float,
-                       front: bool) -> str | None:
-        """Pair the new ticket with the longest-waiting live rival, or queue it; the table
-        if paired (holds the lock)."""
-        now = time.time()
+    async def _write_ticket(self, ticket_id: str, player: PlayerRow, variant: str,
+                            since: float, rating: Rating) -> None:
+        """Write a new ticket (holds the lock; the caller queues it)."""
         await self._write(ticket_id, {"player": player.id, "nickname": player.nickname,
-                                      "variant": variant, "since": repr(since),
-                                      "seen": repr(now), "table": ""})
-        for rival_id, fields in await self._tickets(variant):
-            if fields.get("player") == player.id:
-                continue
-            await self.redis.lrem(self._queue(variant), 0, rival_id)
-            rival = PlayerRow(fields["player"], fields.get("nickname", ""), datetime.now(UTC))
-            table_id = await self.pair(rival, player, variant)
-            for matched in (rival_id, ticket_id):
-                await self._write(matched, {"table": table_id, "matched_at": repr(now)})
-            return table_id
-        queue = self._queue(variant)
-        if front:
-            await self.redis.lpush(queue, ticket_id)
-        else:
-            await self.redis.rpush(queue, ticket_id)
-        return None
+                                      "username": player.username or "",
+                                      "variant": variant, "rating": repr(rating.rating),
+                                      "deviation": repr(rating.deviation),
+                                      "since": repr(since), "seen": repr(time.time()),
+                                      "table": ""})
 
-    async def find(self, ticket_id: str, player_id: str) -> tuple[str, str | None, float] | None:
-        """A ticket of this player: its variant, table and since; None if there is none."""
+    async def pair_pools(self) -> int:
+        """Pair each variant's pool whose lock is free now; how many tables were made."""
+        made = 0
+        for variant in VARIANTS:
+            if not await self.redis.llen(self._queue(variant)):
+                continue
+            lock = self.redis.lock(f"{self.prefix}qlock:{variant}", timeout=15,
+                                   blocking_timeout=0)
+            if not await lock.acquire():
+                continue  # another node pairs it now
+            try:
+                made += await self._pair_pool(variant)
+            finally:
+                with contextlib.suppress(LockError):
+                    await lock.release()
+        return made
+
+    async def _pair_pool(self, variant: str) -> int:
+        now = time.time()
+        tickets = {fields["player"]: (ticket_id, fields)
+                   for ticket_id, fields in await self._tickets(variant)}
+        pool = []
+        for player_id, (_, fields) in tickets.items():
+            last = await self.redis.get(f"{self.prefix}last:{player_id}")
+            rating = Rating(float(fields.get("rating", 1500)),
+                            float(fields.get("deviation", 500)))
+            pool.append(Seeker(player_id, rating.rating, now - float(fields["since"]),
+                               guest=not fields.get("username"),
+                               provisional=rating.provisional,
+                               last_opponent=None if last is None else text(last)))
+        made = 0
+        for first, second in pair(pool):
+            (a_id, a), (b_id, b) = tickets[first.id], tickets[second.id]
+            if float(b["since"]) < float(a["since"]):  # the longer waiting sits first
+                (a_id, a), (b_id, b) = (b_id, b), (a_id, a)
+            for ticket_id in (a_id, b_id):
+                await self.redis.lrem(self._queue(variant), 0, ticket_id)
+            players = [PlayerRow(f["player"], f.get("nickname", ""), datetime.now(UTC),
+                                 username=f.get("username") or None) for f in (a, b)]
+            table_id = await self.pair(players[0], players[1], variant)
+            rated = all(p.account for p in players)
+            for ticket_id in (a_id, b_id):
+                await self._write(ticket_id, {"table": table_id, "matched_at": repr(now),
+                                              "rated": "1" if rated else ""})
+            for me, rival in ((players[0], players[1]), (players[1], players[0])):
+                await self.redis.set(f"{self.prefix}last:{me.id}", rival.id,
+                                     ex=LAST_OPPONENT_SECONDS)
+            made += 1
+        return made
+
+    async def find(self, ticket_id: str, player_id: str
+                   ) -> tuple[str, str | None, float, bool] | None:
+        """A ticket of this player: its variant, table, since and whether its match is
+        rated; None if there is none."""
         fields = await self._read(ticket_id) if len(ticket_id) <= 64 else None
         if fields is None or fields.get("player") != player_id:
             return None
-        return fields["variant"], fields.get("table") or None, float(fields["since"])
+        return (fields["variant"], fields.get("table") or None, float(fields["since"]),
+                bool(fields.get("rated")))
 
     async def wait(self, ticket_id: str, until: float,
                    gone: Callable[[], Awaitable[bool]] | None) -> str | None:

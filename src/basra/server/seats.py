@@ -47,6 +47,10 @@ class Seat:
     away: list[dict[str, Any]] = field(default_factory=list)
     """The plays a bot made for this seat's player since they last played themselves
     (told when they come back: ``away``)."""
+    account: bool = False
+    """Whether the seat's player has an account."""
+    rating: dict[str, Any] | None = None
+    """At a rated table: the player's rating as shown ({"rating", "label"})."""
 
     @property
     def human(self) -> bool:
@@ -78,7 +82,8 @@ class Seat:
                               "reason": "dropped" if self.takeover else "clock"})
 
     def row(self) -> SeatRow:
-        return SeatRow(self.number, self.player_id, self.bot_level, "", self.nickname)
+        return SeatRow(self.number, self.player_id, self.bot_level, "", self.nickname,
+                       self.account)
 
 
 def new_bot(level: str, table_id: str, seat: int, settings: Settings) -> Bot:
@@ -92,7 +97,7 @@ def new_bot(level: str, table_id: str, seat: int, settings: Settings) -> Bot:
 def make_seat(row: SeatRow, table: TableRow, settings: Settings) -> Seat:
     level = row.bot_level or table.bot_level
     return Seat(row.seat, row.player_id, row.nickname, row.bot_level,
-                new_bot(level, table.id, row.seat, settings))
+                new_bot(level, table.id, row.seat, settings), account=row.account)
 
 
 def seat_of(seats: list[Seat], conn: Connection) -> Seat | None:
@@ -118,6 +123,7 @@ def join(seats: list[Seat], status: TableStatus, command: Join) -> int:
         raise SeatError("every seat at this table is taken", "table/full")
     seat.player_id = command.player_id
     seat.nickname = command.nickname
+    seat.account = command.account
     seat.dropped_at = time.monotonic()  # until they open the table
     return seat.number
 

@@ -62,6 +62,8 @@ def player_json(seat: Seat, you: int | None) -> dict[str, Any]:
         "bot_playing": seat.takeover,
         "client_seed": seat.part if seat.number == you else None,
         "rematch": seat.rematch,
+        "account": seat.account,
+        "rating": seat.rating,
     }
 
 
@@ -82,6 +84,8 @@ def table_json(table: TableFlow, seat: int | None) -> dict[str, Any]:
         "fairness": fairness_json(table),
         "rematch_table": table.rematch_table,
         "resigned": table.driver.resigned,
+        "rated": table.row.rated,
+        "result": table.result,
         "next_round": (table.seeding.next_round_json(table.driver.next_round, table.seats)
                        if table.timers.arrival is None else None),
     }
@@ -129,9 +133,15 @@ def result_json(match: Match, resigned: int | None = None) -> dict[str, Any]:
     """A finished match's result as the store keeps it (``resigned``: the seat whose
     player resigned it)."""
     last = match.results[-1] if match.results else None
+    sides = len(match.totals)
     out: dict[str, Any] = {"winner": match.winner,
                            "totals": list(last.totals) if last else list(match.totals),
-                           "sets": list(match.sets)}
+                           "sets": list(match.sets),
+                           "rounds": len(match.results),
+                           "basras": [sum(r.basras[side] for r in match.results)
+                                      for side in range(sides)],
+                           "points": [sum(r.points[side] for r in match.results)
+                                      for side in range(sides)]}
     if resigned is not None:
         out["resigned"] = resigned
     return out

@@ -138,6 +138,7 @@ class Table(TableFlow):
 
     async def _run(self) -> None:
         try:
+            await self.show_ratings()
             await self._resume()
         except Exception:  # the timers take it from here
             log.exception("table %s: resuming failed", self.row.id)

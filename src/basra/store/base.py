@@ -29,11 +29,123 @@ class DuplicatePlay(StoreError):
     """A play with the same (table, round, index) is already stored."""
 
 
+class UsernameTaken(StoreError):
+    """Another account has this username (compared case-insensitively)."""
+
+
+DELETED_NAME = "deleted player"
+"""How a deleted account's seats are named from then on (its matches stay)."""
+
+
 @dataclass(frozen=True, slots=True)
 class PlayerRow:
     id: str
     nickname: str
+    """The display name (for an account too: its username is how it signs in)."""
     created_at: datetime
+    username: str | None = None
+    """An account's username as typed when claimed; None for a guest."""
+    has_password: bool = False
+
+    @property
+    def account(self) -> bool:
+        return self.username is not None
+
+
+@dataclass(frozen=True, slots=True)
+class AccountRow:
+    """An account as sign-in reads it."""
+
+    player: PlayerRow
+    password_hash: str | None
+
+
+SessionKind = Literal["guest", "password", "passkey"]
+
+
+@dataclass(frozen=True, slots=True)
+class SessionRow:
+    """A signed-in device: the store keeps the SHA-256 of its token, never the token."""
+
+    id: str
+    player_id: str
+    kind: SessionKind
+    """How it began: a new guest, a password or a passkey sign-in."""
+    created_at: datetime
+    user_agent: str | None = None
+    address: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class PasskeyRow:
+    credential_id: str
+    """The credential's id, base64url without padding."""
+    player_id: str
+    public_key: bytes
+    """COSE-encoded public key."""
+    sign_count: int
+    name: str
+    created_at: datetime
+    transports: tuple[str, ...] = ()
+    last_used_at: datetime | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class ChallengeRow:
+    """A WebAuthn challenge handed out and not yet answered (each is used once)."""
+
+    id: str
+    challenge: bytes
+    purpose: Literal["register", "sign-in"]
+    player_id: str | None
+    expires_at: datetime
+
+
+@dataclass(frozen=True, slots=True)
+class RatingRow:
+    """A player's rating in one variant (:mod:`basra.ratings`)."""
+
+    variant: str
+    rating: float
+    deviation: float
+    volatility: float
+    games: int
+    rated_at: datetime
+    """When its last rated game ended (idle days count from here)."""
+
+
+@dataclass(frozen=True, slots=True)
+class RatedGame:
+    """What rating a finished two-player match needs: who sat where and who won.
+    ``players``: the account ids of seats 0 and 1; ``first_score``: seat 0's score (1,
+    0.5 or 0)."""
+
+    variant: str
+    players: tuple[str, str]
+    first_score: float
+
+
+@dataclass(frozen=True, slots=True)
+class RatingPoint:
+    """One rated match in a player's history: the rating after it."""
+
+    table_id: str
+    variant: str
+    finished_at: datetime
+    rating: float
+    deviation: float
+    change: float
+
+
+@dataclass(frozen=True, slots=True)
+class LeaderRow:
+    player_id: str
+    username: str
+    nickname: str
+    rating: float
+    deviation: float
+    games: int
+    rated_at: datetime
 
 
 @dataclass(frozen=True, slots=True)
@@ -47,6 +159,8 @@ class SeatRow:
     """The seat's current client seed (FAIRNESS.md), as the player set it."""
     nickname: str | None = None
     """The seated person's nickname (filled in when read with the seat)."""
+    account: bool = False
+    """Whether the seated person has an account (filled in when read with the seat)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -65,8 +179,11 @@ class TableRow:
     owner_id: str | None = None
     finished_at: datetime | None = None
     result: dict[str, Any] | None = None
-    """For a finished match: {"winner": side, "totals": [...], "sets": [...]}."""
+    """For a finished match: {"winner": side, "totals": [...], "sets": [...]}, and for a
+    rated one "ratings": per seat {"before", "after", "change", "deviation"}."""
     rematch_of: str | None = None
+    rated: bool = False
+    """Whether the match moves its players' ratings (two accounts, two seats)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -105,6 +222,11 @@ class HistoryRow:
     winner: int | None
     totals: tuple[int, ...]
     finished_at: datetime
+    rated: bool = False
+    change: float | None = None
+    """This player's rating change, for a rated match."""
+    result: dict[str, Any] = field(default_factory=dict)
+    """The stored result as it is (rounds, basras and points per side, ...)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -137,7 +259,8 @@ class Store(ABC):
         ...
 
     @abstractmethod
-    async def player_by_token(self, token_hash: str) -> PlayerRow | None: ...
+    async def player_by_token(self, token_hash: str) -> PlayerRow | None:
+        """The player a live session's token names (never a deleted one)."""
 
     @abstractmethod
     async def rename_player(self, player_id: str, nickname: str) -> None:
@@ -145,6 +268,78 @@ class Store(ABC):
 
     @abstractmethod
     async def player(self, player_id: str) -> PlayerRow | None: ...
+
+    # accounts and sessions
+    @abstractmethod
+    async def claim_account(self, player_id: str, username: str,
+                            password_hash: str | None) -> PlayerRow:
+        """Make a guest an account: its username (unique case-insensitively, else
+        :class:`UsernameTaken`) and password hash; its history and sessions stay."""
+
+    @abstractmethod
+    async def account(self, username: str) -> AccountRow | None:
+        """The account of this username (any case), if any and not deleted."""
+
+    @abstractmethod
+    async def set_password(self, player_id: str, password_hash: str) -> None: ...
+
+    @abstractmethod
+    async def delete_account(self, player_id: str) -> None:
+        """Forget the person: name, username, password, sessions, passkeys and ratings
+        go; the matches stay, their seats named :data:`DELETED_NAME`."""
+
+    @abstractmethod
+    async def add_session(self, session: SessionRow, token_hash: str) -> None: ...
+
+    @abstractmethod
+    async def session_by_token(self, token_hash: str) -> SessionRow | None: ...
+
+    @abstractmethod
+    async def sessions(self, player_id: str) -> list[SessionRow]:
+        """The player's sessions, newest first."""
+
+    @abstractmethod
+    async def revoke_sessions(self, player_id: str, session_id: str | None = None,
+                              keep: str | None = None) -> int:
+        """End one session of the player's (``session_id``), or all of them but ``keep``;
+        how many ended."""
+
+    @abstractmethod
+    async def add_passkey(self, passkey: PasskeyRow) -> None: ...
+
+    @abstractmethod
+    async def passkey(self, credential_id: str) -> PasskeyRow | None: ...
+
+    @abstractmethod
+    async def passkeys(self, player_id: str) -> list[PasskeyRow]: ...
+
+    @abstractmethod
+    async def passkey_used(self, credential_id: str, sign_count: int) -> None: ...
+
+    @abstractmethod
+    async def remove_passkey(self, player_id: str, credential_id: str) -> bool: ...
+
+    @abstractmethod
+    async def put_challenge(self, challenge: ChallengeRow) -> None: ...
+
+    @abstractmethod
+    async def take_challenge(self, challenge_id: str) -> ChallengeRow | None:
+        """The challenge, removed (each is answered once); None if unknown. Expired ones
+        are returned too: the caller checks ``expires_at``."""
+
+    # ratings
+    @abstractmethod
+    async def ratings(self, player_id: str) -> list[RatingRow]: ...
+
+    @abstractmethod
+    async def rating_history(self, player_id: str, limit: int = 500) -> list[RatingPoint]:
+        """The player's rated matches, oldest first (the last ``limit``)."""
+
+    @abstractmethod
+    async def leaderboard(self, variant: str, since: datetime, limit: int = 100,
+                          max_deviation: float = 75.0) -> list[LeaderRow]:
+        """The best-rated accounts of a variant whose deviation is under
+        ``max_deviation`` and who played a rated game since ``since``."""
 
     # tables and seats
     @abstractmethod
@@ -168,8 +363,12 @@ class Store(ABC):
         """Store a seat's occupant, bot level and client seed (replacing the old row)."""
 
     @abstractmethod
-    async def finish_table(self, table_id: str, result: dict[str, Any]) -> None:
-        """Mark a table finished with its result (sets status and finished_at)."""
+    async def finish_table(self, table_id: str, result: dict[str, Any],
+                           rated: RatedGame | None = None) -> dict[str, Any]:
+        """Mark a table finished with its result (sets status and finished_at); for a
+        rated match, rate it in the same transaction (:func:`basra.ratings.rate_game`
+        on the ratings as stored then) and add ``ratings`` to the result. Returns the
+        result as stored."""
 
     @abstractmethod
     async def live_tables(self) -> list[str]:

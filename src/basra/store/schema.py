@@ -21,11 +21,13 @@ from sqlalchemy import (
     ForeignKeyConstraint,
     Index,
     Integer,
+    LargeBinary,
     MetaData,
     PrimaryKeyConstraint,
     Table,
     Text,
     UniqueConstraint,
+    false,
 )
 from sqlalchemy.dialects.postgresql import JSONB
 from sqlalchemy.engine import Dialect
@@ -84,11 +86,68 @@ def table_id() -> Column[str]:
                   nullable=False)
 
 
+def player_id(nullable: bool = False) -> Column[str]:
+    """The column of a player's own rows: they go when the player goes."""
+    return Column("player_id", Text, ForeignKey("players.id", ondelete="CASCADE"),
+                  nullable=nullable)
+
+
 players = Table(
     "players", metadata,
     *required(id=Text, nickname=Text, token_hash=Text, created_at=UtcDateTime),
+    Column("username", Text, nullable=True),  # as claimed (None: a guest)
+    Column("username_key", Text, nullable=True),  # case-folded: what makes it unique
+    Column("password_hash", Text, nullable=True),
+    Column("deleted_at", UtcDateTime, nullable=True),
     PrimaryKeyConstraint("id"),
     UniqueConstraint("token_hash"),
+    Index(None, "username_key", unique=True),
+)
+"""``token_hash`` is the hash of the guest's first session's token (0001 kept sessions
+here; since 0003 they are in ``sessions``, which alone signs anyone in)."""
+
+sessions = Table(
+    "sessions", metadata,
+    Column("id", Text, nullable=False),
+    player_id(),
+    *required(token_hash=Text, kind=Text, created_at=UtcDateTime),
+    Column("user_agent", Text, nullable=True),
+    Column("address", Text, nullable=True),
+    PrimaryKeyConstraint("id"),
+    UniqueConstraint("token_hash"),
+    Index(None, "player_id"),
+    CheckConstraint("kind IN ('guest', 'password', 'passkey')", name="kind"),
+)
+
+passkeys = Table(
+    "passkeys", metadata,
+    Column("credential_id", Text, nullable=False),
+    player_id(),
+    Column("public_key", LargeBinary, nullable=False),
+    *required(sign_count=Integer, name=Text, transports=Text, created_at=UtcDateTime),
+    Column("last_used_at", UtcDateTime, nullable=True),
+    PrimaryKeyConstraint("credential_id"),
+    Index(None, "player_id"),
+)
+
+challenges = Table(
+    "challenges", metadata,
+    Column("id", Text, nullable=False),
+    Column("challenge", LargeBinary, nullable=False),
+    Column("purpose", Text, nullable=False),
+    player_id(nullable=True),
+    Column("expires_at", UtcDateTime, nullable=False),
+    PrimaryKeyConstraint("id"),
+    Index(None, "expires_at"),
+)
+
+ratings = Table(
+    "ratings", metadata,
+    player_id(),
+    *required(variant=Text, rating=Float, deviation=Float, volatility=Float, games=Integer,
+              rated_at=UtcDateTime),
+    PrimaryKeyConstraint("player_id", "variant"),
+    Index(None, "variant", "rating"),
 )
 
 tables = Table(
@@ -100,6 +159,7 @@ tables = Table(
     Column("finished_at", UtcDateTime, nullable=True),
     Column("result", json_type(), nullable=True),
     Column("rematch_of", Text, ForeignKey("tables.id"), nullable=True),
+    Column("rated", Boolean, nullable=False, server_default=false()),
     PrimaryKeyConstraint("id"),
     UniqueConstraint("invite_code"),
     CheckConstraint("kind IN ('bot', 'quick', 'private')", name="kind"),
@@ -116,6 +176,9 @@ table_seats = Table(
     Column("player_id", Text, ForeignKey("players.id"), nullable=True),
     Column("bot_level", Text, nullable=True),
     Column("client_seed", Text, nullable=False),
+    Column("rating_before", Float, nullable=True),
+    Column("rating_after", Float, nullable=True),
+    Column("deviation_after", Float, nullable=True),  # a rated match's, for its player
     PrimaryKeyConstraint("table_id", "seat"),
     Index(None, "player_id"),
 )

@@ -54,20 +54,41 @@ from sqlalchemy.exc import IntegrityError, SQLAlchemyError
 from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine, create_async_engine
 from sqlalchemy.pool import NullPool
 
+from basra.ratings import Rating, rate_game
 from basra.store.base import (
+    DELETED_NAME,
+    AccountRow,
+    ChallengeRow,
     DuplicatePlay,
     HistoryRow,
+    LeaderRow,
+    PasskeyRow,
     PlayerRow,
     PlayRow,
+    RatedGame,
+    RatingPoint,
+    RatingRow,
     RoundRow,
     SeatRow,
+    SessionRow,
     Store,
     StoreError,
     TableLog,
     TableRow,
     TableStatus,
+    UsernameTaken,
 )
-from basra.store.schema import players, plays, rounds, table_seats, tables
+from basra.store.schema import (
+    challenges,
+    passkeys,
+    players,
+    plays,
+    ratings,
+    rounds,
+    sessions,
+    table_seats,
+    tables,
+)
 from basra.store.urls import Database
 
 MIGRATIONS = Path(__file__).with_name("migrations")
@@ -378,12 +399,16 @@ class SqlStore(Store):
     # players
 
     async def create_player(self, player_id: str, nickname: str, token_hash: str) -> PlayerRow:
+        """A new guest with its first session (whose token hashes to ``token_hash``)."""
         row = PlayerRow(player_id, nickname, now())
 
         async def op(connection: AsyncConnection) -> None:
             await connection.execute(insert(players).values(
                 id=row.id, nickname=row.nickname, token_hash=token_hash,
                 created_at=row.created_at))
+            await connection.execute(insert(sessions).values(
+                id=f"first-{player_id}", player_id=player_id, token_hash=token_hash,
+                kind="guest", created_at=row.created_at))
 
         await self._batched(f"create player {player_id}", op)
         return row
@@ -398,10 +423,193 @@ class SqlStore(Store):
         await self._batched(f"rename player {player_id}", op)
 
     async def player_by_token(self, token_hash: str) -> PlayerRow | None:
-        return await self._find(players, players.c.token_hash == token_hash, player_row)
+        query = (select(players).join(sessions, sessions.c.player_id == players.c.id)
+                 .where(sessions.c.token_hash == token_hash, players.c.deleted_at.is_(None)))
+        row = await self._first(query)
+        return None if row is None else player_row(row)
 
     async def player(self, player_id: str) -> PlayerRow | None:
         return await self._find(players, players.c.id == player_id, player_row)
+
+    # accounts and sessions
+
+    async def claim_account(self, player_id: str, username: str,
+                            password_hash: str | None) -> PlayerRow:
+        key = username_key(username)
+
+        async def op(connection: AsyncConnection) -> None:
+            taken = (await connection.execute(select(players.c.id).where(
+                players.c.username_key == key, players.c.id != player_id))).first()
+            if taken is not None:
+                raise UsernameTaken(f"the username {username!r} is taken")
+            done = await connection.execute(
+                update(players).where(players.c.id == player_id,
+                                      players.c.deleted_at.is_(None),
+                                      players.c.username.is_(None))
+                .values(username=username, username_key=key, password_hash=password_hash))
+            if done.rowcount == 0:
+                raise StoreError(f"player {player_id} is not a guest that may be claimed")
+
+        try:
+            await self._batched(f"claim account {player_id}", op)
+        except StoreError as error:
+            if isinstance(error.__cause__, IntegrityError):  # claimed at the same moment
+                raise UsernameTaken(f"the username {username!r} is taken") from error
+            raise
+        found = await self.player(player_id)
+        assert found is not None
+        return found
+
+    async def account(self, username: str) -> AccountRow | None:
+        row = await self._first(select(players).where(
+            players.c.username_key == username_key(username), players.c.deleted_at.is_(None)))
+        return None if row is None else AccountRow(player_row(row), row.password_hash)
+
+    async def set_password(self, player_id: str, password_hash: str) -> None:
+        await self._update(players, players.c.id == player_id, f"player {player_id}",
+                           password_hash=password_hash)
+
+    async def delete_account(self, player_id: str) -> None:
+        async def op(connection: AsyncConnection) -> None:
+            done = await connection.execute(
+                update(players).where(players.c.id == player_id).values(
+                    nickname=DELETED_NAME, username=None, username_key=None,
+                    password_hash=None, deleted_at=now()))
+            if done.rowcount == 0:
+                raise StoreError(f"no player {player_id}")
+            for table in (sessions, passkeys, challenges, ratings):
+                await connection.execute(delete(table).where(table.c.player_id == player_id))
+
+        await self._batched(f"delete account {player_id}", op)
+
+    async def add_session(self, session: SessionRow, token_hash: str) -> None:
+        async def op(connection: AsyncConnection) -> None:
+            await connection.execute(insert(sessions).values(
+                id=session.id, player_id=session.player_id, token_hash=token_hash,
+                kind=session.kind, created_at=aware(session.created_at, "created_at"),
+                user_agent=session.user_agent, address=session.address))
+
+        await self._batched(f"add session of player {session.player_id}", op)
+
+    async def session_by_token(self, token_hash: str) -> SessionRow | None:
+        return await self._find(sessions, sessions.c.token_hash == token_hash, session_row)
+
+    async def sessions(self, player_id: str) -> list[SessionRow]:
+        query = (select(sessions).where(sessions.c.player_id == player_id)
+                 .order_by(sessions.c.created_at.desc(), sessions.c.id))
+        return [session_row(row) for row in await self._rows(query)]
+
+    async def revoke_sessions(self, player_id: str, session_id: str | None = None,
+                              keep: str | None = None) -> int:
+        where = sessions.c.player_id == player_id
+        if session_id is not None:
+            where = where & (sessions.c.id == session_id)
+        if keep is not None:
+            where = where & (sessions.c.id != keep)
+
+        async def op(connection: AsyncConnection) -> int:
+            done = await connection.execute(delete(sessions).where(where))
+            return int(done.rowcount)
+
+        return await self._batched(f"revoke sessions of player {player_id}", op)
+
+    async def add_passkey(self, passkey: PasskeyRow) -> None:
+        async def op(connection: AsyncConnection) -> None:
+            await connection.execute(insert(passkeys).values(
+                credential_id=passkey.credential_id, player_id=passkey.player_id,
+                public_key=passkey.public_key, sign_count=passkey.sign_count,
+                name=passkey.name, transports=" ".join(passkey.transports),
+                created_at=aware(passkey.created_at, "created_at"),
+                last_used_at=aware(passkey.last_used_at, "last_used_at")))
+
+        await self._batched(f"add passkey of player {passkey.player_id}", op)
+
+    async def passkey(self, credential_id: str) -> PasskeyRow | None:
+        return await self._find(passkeys, passkeys.c.credential_id == credential_id,
+                                passkey_row)
+
+    async def passkeys(self, player_id: str) -> list[PasskeyRow]:
+        query = (select(passkeys).where(passkeys.c.player_id == player_id)
+                 .order_by(passkeys.c.created_at, passkeys.c.credential_id))
+        return [passkey_row(row) for row in await self._rows(query)]
+
+    async def passkey_used(self, credential_id: str, sign_count: int) -> None:
+        await self._update(passkeys, passkeys.c.credential_id == credential_id,
+                           f"passkey {credential_id}", sign_count=sign_count,
+                           last_used_at=now())
+
+    async def remove_passkey(self, player_id: str, credential_id: str) -> bool:
+        async def op(connection: AsyncConnection) -> bool:
+            done = await connection.execute(delete(passkeys).where(
+                passkeys.c.player_id == player_id, passkeys.c.credential_id == credential_id))
+            return bool(done.rowcount)
+
+        return await self._batched(f"remove passkey of player {player_id}", op)
+
+    async def put_challenge(self, challenge: ChallengeRow) -> None:
+        async def op(connection: AsyncConnection) -> None:
+            # the expired ones go as new ones come: the table stays small
+            await connection.execute(delete(challenges).where(challenges.c.expires_at < now()))
+            await connection.execute(insert(challenges).values(
+                id=challenge.id, challenge=challenge.challenge, purpose=challenge.purpose,
+                player_id=challenge.player_id,
+                expires_at=aware(challenge.expires_at, "expires_at")))
+
+        await self._batched("put challenge", op)
+
+    async def take_challenge(self, challenge_id: str) -> ChallengeRow | None:
+        async def op(connection: AsyncConnection) -> ChallengeRow | None:
+            row = (await connection.execute(
+                select(challenges).where(challenges.c.id == challenge_id))).first()
+            if row is None:
+                return None
+            await connection.execute(delete(challenges).where(challenges.c.id == challenge_id))
+            return ChallengeRow(row.id, bytes(row.challenge), row.purpose, row.player_id,
+                                row.expires_at)
+
+        return await self._batched("take challenge", op)
+
+    async def _update(self, table: Table, where: ColumnElement[bool], what: str,
+                      **values: Any) -> None:
+        async def op(connection: AsyncConnection) -> None:
+            done = await connection.execute(update(table).where(where).values(**values))
+            if done.rowcount == 0:
+                raise StoreError(f"no {what}")
+
+        await self._batched(f"update {what}", op)
+
+    # ratings
+
+    async def ratings(self, player_id: str) -> list[RatingRow]:
+        query = (select(ratings).where(ratings.c.player_id == player_id)
+                 .order_by(ratings.c.variant))
+        return [rating_row(row) for row in await self._rows(query)]
+
+    async def rating_history(self, player_id: str, limit: int = 500) -> list[RatingPoint]:
+        query = (select(tables.c.id, tables.c.variant, tables.c.finished_at,
+                        table_seats.c.rating_before, table_seats.c.rating_after,
+                        table_seats.c.deviation_after)
+                 .join(table_seats, table_seats.c.table_id == tables.c.id)
+                 .where(table_seats.c.player_id == player_id, tables.c.rated.is_(True),
+                        tables.c.status == "finished", table_seats.c.rating_after.is_not(None))
+                 .order_by(tables.c.finished_at.desc(), tables.c.id).limit(limit))
+        rows = await self._rows(query)
+        return [RatingPoint(row.id, row.variant, row.finished_at, row.rating_after,
+                            row.deviation_after, row.rating_after - row.rating_before)
+                for row in reversed(rows)]
+
+    async def leaderboard(self, variant: str, since: datetime, limit: int = 100,
+                          max_deviation: float = 75.0) -> list[LeaderRow]:
+        query = (select(ratings, players.c.username, players.c.nickname)
+                 .join(players, players.c.id == ratings.c.player_id)
+                 .where(ratings.c.variant == variant, ratings.c.deviation < max_deviation,
+                        ratings.c.rated_at >= aware(since, "since"),
+                        players.c.deleted_at.is_(None), players.c.username.is_not(None))
+                 .order_by(ratings.c.rating.desc(), ratings.c.games.desc(),
+                           players.c.username_key)
+                 .limit(limit))
+        return [LeaderRow(row.player_id, row.username, row.nickname, row.rating, row.deviation,
+                          row.games, row.rated_at) for row in await self._rows(query)]
 
     # tables and seats
 
@@ -429,8 +637,24 @@ class SqlStore(Store):
     async def set_status(self, table_id: str, status: TableStatus) -> None:
         await self._update_table(table_id, status=status)
 
-    async def finish_table(self, table_id: str, result: dict[str, Any]) -> None:
-        await self._update_table(table_id, status="finished", result=result, finished_at=now())
+    async def finish_table(self, table_id: str, result: dict[str, Any],
+                           rated: RatedGame | None = None) -> dict[str, Any]:
+        if rated is None:
+            await self._update_table(table_id, status="finished", result=result,
+                                     finished_at=now())
+            return result
+
+        async def op(connection: AsyncConnection) -> dict[str, Any]:
+            finished = now()
+            stored = {**result, "ratings": await rate(connection, table_id, rated, finished)}
+            done = await connection.execute(
+                update(tables).where(tables.c.id == table_id).values(
+                    status="finished", result=stored, finished_at=finished))
+            if done.rowcount == 0:
+                raise StoreError(f"no table {table_id}")
+            return stored
+
+        return await self._batched(f"finish rated table {table_id}", op)
 
     async def _update_table(self, table_id: str, **values: Any) -> None:
         async def op(connection: AsyncConnection) -> None:
@@ -534,7 +758,9 @@ class SqlStore(Store):
 
     async def history(self, player_id: str, limit: int = 50) -> list[HistoryRow]:
         finished = func.coalesce(tables.c.finished_at, tables.c.created_at)
-        query = (select(tables, func.min(table_seats.c.seat).label("my_seat"))
+        query = (select(tables, func.min(table_seats.c.seat).label("my_seat"),
+                        func.max(table_seats.c.rating_after - table_seats.c.rating_before)
+                        .label("change"))
                  .join(table_seats, table_seats.c.table_id == tables.c.id)
                  .where(table_seats.c.player_id == player_id, tables.c.status == "finished")
                  .group_by(tables.c.id)
@@ -548,13 +774,63 @@ class SqlStore(Store):
 
 
 # ---------------------------------------------------------------------------------------
+# rating a match
+
+
+async def rate(connection: AsyncConnection, table_id: str, game: RatedGame,
+               finished: datetime) -> list[dict[str, Any]]:
+    """Rate a finished two-player match inside its finishing transaction: both players'
+    ratings as stored now (their deviations grown with the days since each last played),
+    the new ones stored, and each seat's before and after kept with the match. Returns
+    the result's ``ratings``: per seat, the ratings shown (whole points)."""
+    found = {row.player_id: row for row in (await connection.execute(
+        select(ratings).where(ratings.c.variant == game.variant,
+                              ratings.c.player_id.in_(list(game.players))))).all()}
+    before: list[Rating] = []
+    idle_days: list[float] = []
+    for player in game.players:
+        row = found.get(player)
+        before.append(Rating() if row is None else
+                      Rating(row.rating, row.deviation, row.volatility))
+        idle_days.append(0.0 if row is None else
+                         max(0.0, (finished - row.rated_at).total_seconds() / 86400))
+    after = rate_game(before[0], before[1], game.first_score,
+                      first_idle_days=idle_days[0], second_idle_days=idle_days[1])
+    out: list[dict[str, Any]] = []
+    for seat, (player, old, new) in enumerate(zip(game.players, before, after, strict=True)):
+        games = 1 + (found[player].games if player in found else 0)
+        values = {"rating": new.rating, "deviation": new.deviation,
+                  "volatility": new.volatility, "games": games, "rated_at": finished}
+        if player in found:
+            await connection.execute(update(ratings).where(
+                ratings.c.player_id == player, ratings.c.variant == game.variant)
+                .values(**values))
+        else:
+            await connection.execute(insert(ratings).values(
+                player_id=player, variant=game.variant, **values))
+        await connection.execute(update(table_seats).where(
+            table_seats.c.table_id == table_id, table_seats.c.seat == seat).values(
+            rating_before=old.rating, rating_after=new.rating,
+            deviation_after=new.deviation))
+        out.append({"seat": seat, "before": round(old.rating), "after": round(new.rating),
+                    "change": round(new.rating) - round(old.rating),
+                    "deviation": round(new.deviation), "label": new.label})
+    return out
+
+
+# ---------------------------------------------------------------------------------------
 # rows in and out
+
+
+def username_key(username: str) -> str:
+    """What makes a username unique: the name case-folded (``Amira`` is ``amira``)."""
+    return username.casefold()
 
 
 def seats_query(table_ids: Iterable[str]) -> Select[Any]:
     """The seats of these tables with their players' nicknames, by table and seat."""
     joined = table_seats.outerjoin(players, table_seats.c.player_id == players.c.id)
-    return (select(table_seats, players.c.nickname).select_from(joined)
+    return (select(table_seats, players.c.nickname, players.c.username).select_from(joined)
             .where(table_seats.c.table_id.in_(list(table_ids)))
             .order_by(table_seats.c.table_id, table_seats.c.seat))
 
@@ -567,7 +843,7 @@ def table_values(table: TableRow) -> dict[str, Any]:
         "created_at": aware(table.created_at, "created_at"),
         "invite_code": table.invite_code, "owner_id": table.owner_id,
         "finished_at": aware(table.finished_at, "finished_at"),
-        "result": table.result, "rematch_of": table.rematch_of,
+        "result": table.result, "rematch_of": table.rematch_of, "rated": table.rated,
     }
 
 
@@ -583,7 +859,27 @@ def play_values(table_id: str, play: PlayRow) -> dict[str, Any]:
 
 
 def player_row(row: Row[Any]) -> PlayerRow:
-    return PlayerRow(id=row.id, nickname=row.nickname, created_at=row.created_at)
+    return PlayerRow(id=row.id, nickname=row.nickname, created_at=row.created_at,
+                     username=row.username, has_password=row.password_hash is not None)
+
+
+def session_row(row: Row[Any]) -> SessionRow:
+    return SessionRow(id=row.id, player_id=row.player_id, kind=row.kind,
+                      created_at=row.created_at, user_agent=row.user_agent,
+                      address=row.address)
+
+
+def passkey_row(row: Row[Any]) -> PasskeyRow:
+    return PasskeyRow(credential_id=row.credential_id, player_id=row.player_id,
+                      public_key=bytes(row.public_key), sign_count=row.sign_count,
+                      name=row.name, created_at=row.created_at,
+                      transports=tuple(row.transports.split()),
+                      last_used_at=row.last_used_at)
+
+
+def rating_row(row: Row[Any]) -> RatingRow:
+    return RatingRow(variant=row.variant, rating=row.rating, deviation=row.deviation,
+                     volatility=row.volatility, games=row.games, rated_at=row.rated_at)
 
 
 def table_row(row: Row[Any]) -> TableRow:
@@ -591,12 +887,14 @@ def table_row(row: Row[Any]) -> TableRow:
         id=row.id, kind=row.kind, variant=row.variant, seats=row.seats, teams=row.teams,
         clock_seconds=row.clock_seconds, bot_level=row.bot_level, status=row.status,
         created_at=row.created_at, invite_code=row.invite_code, owner_id=row.owner_id,
-        finished_at=row.finished_at, result=row.result, rematch_of=row.rematch_of)
+        finished_at=row.finished_at, result=row.result, rematch_of=row.rematch_of,
+        rated=row.rated)
 
 
 def seat_row(row: Row[Any]) -> SeatRow:
     return SeatRow(seat=row.seat, player_id=row.player_id, bot_level=row.bot_level,
-                   client_seed=row.client_seed, nickname=row.nickname)
+                   client_seed=row.client_seed, nickname=row.nickname,
+                   account=row.username is not None)
 
 
 def round_row(row: Row[Any]) -> RoundRow:
@@ -634,4 +932,5 @@ def history_row(row: Row[Any], names: tuple[str, ...]) -> HistoryRow:
         table_id=row.id, variant=row.variant, seat=row.my_seat, players=names,
         teams=row.teams, winner=None if winner is None else int(winner),
         totals=tuple(int(total) for total in result.get("totals", ())),
-        finished_at=row.finished_at or row.created_at)
+        finished_at=row.finished_at or row.created_at, rated=bool(row.rated),
+        change=None if row.change is None else float(row.change), result=result)

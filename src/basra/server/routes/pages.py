@@ -25,7 +25,8 @@ from basra.server.static import WebAssets
 WEB_DIR = Path(__file__).resolve().parent.parent.parent / "web"
 """The browser client's static files."""
 
-PAGES = ("/", "/table/{table_id}", "/rules", "/rules/{variant}", "/history")
+PAGES = ("/", "/table/{table_id}", "/rules", "/rules/{variant}", "/history",
+         "/players/{name}", "/leaderboard", "/leaderboard/{variant}", "/account", "/sign-in")
 LANGUAGES = ("en", "ar", "fr", "sr")
 RIGHT_TO_LEFT = frozenset({"ar"})
 NO_STORE = {"Cache-Control": "no-cache"}

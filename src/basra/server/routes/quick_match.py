@@ -20,9 +20,10 @@ class BotOfferIn(BaseModel):
     level: str = Field(default="medium", max_length=20)
 
 
-def ticket_out(ticket_id: str, table_id: str | None, offered: bool) -> dict[str, Any]:
+def ticket_out(ticket_id: str, table_id: str | None, offered: bool,
+               rated: bool = False) -> dict[str, Any]:
     return {"ticket": ticket_id, "status": "matched" if table_id else "waiting",
-            "table": table_id, "bot_offer": offered}
+            "table": table_id, "bot_offer": offered, "rated": rated}
 
 
 @router.post("/api/quick-match")
@@ -30,7 +31,7 @@ async def quick(body: QuickIn, player: Player, request: Request,
                 lobby: LobbyDep) -> dict[str, Any]:
     limit(request, "tables", "quick-match requests")
     ticket = await lobby.quick_match(player, body.variant)
-    return ticket_out(ticket.id, ticket.table_id, lobby.bot_offered(ticket))
+    return ticket_out(ticket.id, ticket.table_id, lobby.bot_offered(ticket), ticket.rated)
 
 
 @router.get("/api/quick-match/{ticket_id}")
@@ -39,7 +40,7 @@ async def quick_wait(ticket_id: str, player: Player, request: Request, lobby: Lo
     ticket = await lobby.ticket(ticket_id, player)
     if ticket.table_id is None:
         await lobby.wait(ticket, wait, request.is_disconnected)
-    return ticket_out(ticket.id, ticket.table_id, lobby.bot_offered(ticket))
+    return ticket_out(ticket.id, ticket.table_id, lobby.bot_offered(ticket), ticket.rated)
 
 
 @router.post("/api/quick-match/{ticket_id}/bot")

@@ -21,10 +21,12 @@ class TableIn(BaseModel):
     teams: bool = False
     bot_level: str = Field(default="medium", max_length=20)
     clock_seconds: float | None = None
+    rated: bool = False
+    """A private table that moves ratings (two players, both accounts)."""
 
     def options(self) -> TableOptions:
         return TableOptions(self.variant, self.players, self.teams, self.bot_level,
-                            self.clock_seconds)
+                            self.clock_seconds, self.rated)
 
 
 class JoinIn(BaseModel):
