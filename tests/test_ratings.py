@@ -22,9 +22,10 @@ from basra.ratings import (
 )
 
 
-def reference(player: Rating, results: list[tuple[Rating, float]], tau: float
-              ) -> tuple[float, float, float]:
-    """The paper's steps 2-8 written out again, the volatility solved by bisection."""
+def reference(player: Rating, results: list[tuple[Rating, float]], tau: float,
+              periods: float = 1.0) -> tuple[float, float, float]:
+    """The paper's steps 2-8 written out again, the volatility solved by bisection
+    (``periods``: how many periods of volatility step 6 adds; lichess rates a game with 0)."""
     q = 173.7178
     mu, phi, sigma = (player.rating - 1500) / q, player.deviation / q, player.volatility
     gs = [1 / math.sqrt(1 + 3 * (o.deviation / q) ** 2 / math.pi ** 2) for o, _ in results]
@@ -51,7 +52,7 @@ def reference(player: Rating, results: list[tuple[Rating, float]], tau: float
         else:
             high = mid
     new_sigma = math.exp(low / 2)
-    phi_star = math.sqrt(phi ** 2 + new_sigma ** 2)
+    phi_star = math.sqrt(phi ** 2 + periods * new_sigma ** 2)
     new_phi = 1 / math.sqrt(1 / phi_star ** 2 + 1 / v)
     new_mu = mu + new_phi ** 2 * sum(g * (s - e)
                                      for g, e, (_, s) in zip(gs, es, results, strict=True))
@@ -80,6 +81,43 @@ def test_a_series_of_games_agrees_with_the_independent_computation() -> None:
         assert ours.deviation == pytest.approx(theirs[1], abs=1e-3)
         assert ours.volatility == pytest.approx(theirs[2], abs=1e-6)
         player = ours
+
+
+def test_a_game_is_rated_as_lichess_rates_one() -> None:
+    """rate_game: the idle days' growth first, then step 6 adds nothing (lichess's
+    skipDeviationIncrease), against the independent computation."""
+    rng = random.Random(11)
+    a, b = Rating(), Rating(1650, 120, 0.07)
+    for _ in range(40):
+        days = rng.choice([0.0, 0.5, 3.0, 40.0])
+        score = rng.choice([0.0, 0.5, 1.0])
+        grown_a, grown_b = idle(a, days), b
+        want_a = reference(grown_a, [(grown_b, score)], tau=0.75, periods=0)
+        want_b = reference(grown_b, [(grown_a, 1 - score)], tau=0.75, periods=0)
+        a, b = rate_game(a, b, score, first_idle_days=days)
+        for got, want in ((a, want_a), (b, want_b)):
+            assert got.rating == pytest.approx(want[0], abs=1e-3)
+            assert got.deviation == pytest.approx(max(45.0, want[1]), abs=1e-3)
+            assert got.volatility == pytest.approx(want[2], abs=1e-6)
+
+
+def test_regular_players_settle_enough_for_the_leaderboard() -> None:
+    """Players who play every day settle well under the leaderboard's 75 (with the
+    paper's step 6 each game, volatility 0.09 would hold them in the 70s for ever)."""
+    rng = random.Random(3)
+    players = [Rating() for _ in range(6)]
+    for _ in range(300):
+        i, j = rng.sample(range(6), 2)
+        players[i], players[j] = rate_game(players[i], players[j], rng.choice([0.0, 1.0]),
+                                           first_idle_days=0.2, second_idle_days=0.2)
+    assert all(p.deviation < 75 for p in players), [round(p.deviation) for p in players]
+    assert all(not p.provisional for p in players)
+    stuck, settled = Rating(), Rating()
+    rival = Rating(1500, 45, 0.09)
+    for n in range(300):  # the same games, step 6 each game or not
+        stuck = update(stuck, [(rival, float(n % 2))])
+        settled = rate_game(settled, rival, float(n % 2))[0]
+    assert stuck.deviation > 70 and settled.deviation < 50
 
 
 def test_lichess_parameters_and_the_deviation_bounds() -> None:

@@ -116,15 +116,20 @@ def _volatility(phi: float, sigma: float, v: float, delta: float, tau: float) ->
 
 
 def update(player: Rating, results: Sequence[tuple[Rating, float]], *, tau: float = TAU,
-           bounded: bool = True) -> Rating:
+           bounded: bool = True, periods: float = 1.0) -> Rating:
     """The player's rating after one rating period with ``results``: each an opponent's
     rating (as it was before the period) and the player's score against them (1 a win,
-    0.5 a draw, 0 a loss). No results: only the deviation grows (step 6)."""
+    0.5 a draw, 0 a loss). No results: only the deviation grows (step 6).
+
+    ``periods``: how many rating periods of volatility step 6 adds to the deviation before
+    the results count (the paper's 1; :func:`rate_game` passes 0, as lichess rates a game
+    with ``skipDeviationIncrease``, the deviation having grown with the idle days instead).
+    """
     mu = (player.rating - START_RATING) / SCALE
     phi = player.deviation / SCALE
     sigma = player.volatility
     if not results:
-        grown = SCALE * math.sqrt(phi * phi + sigma * sigma)
+        grown = SCALE * math.sqrt(phi * phi + periods * sigma * sigma)
         return Rating(player.rating, _bound(grown) if bounded else grown, sigma)
     total = 0.0
     improvement = 0.0
@@ -138,7 +143,7 @@ def update(player: Rating, results: Sequence[tuple[Rating, float]], *, tau: floa
     v = 1 / total
     delta = v * improvement
     new_sigma = _volatility(phi, sigma, v, delta, tau)
-    phi_star = math.sqrt(phi * phi + new_sigma * new_sigma)
+    phi_star = math.sqrt(phi * phi + periods * new_sigma * new_sigma)
     new_phi = 1 / math.sqrt(1 / (phi_star * phi_star) + 1 / v)
     new_mu = mu + new_phi * new_phi * improvement
     deviation = SCALE * new_phi
@@ -150,17 +155,20 @@ def rate_game(first: Rating, second: Rating, first_score: float, *,
               first_idle_days: float = 0.0, second_idle_days: float = 0.0
               ) -> tuple[Rating, Rating]:
     """A rated two-player game, its own rating period (as lichess rates): each side's
-    deviation first grows with the days it did not play, then both are updated against
-    each other's rating from before the game. ``first_score``: 1, 0.5 or 0.
+    deviation first grows with the days it did not play (:func:`idle`), then both are
+    updated against each other's rating from before the game, with no further growth in
+    step 6 (lichess's ``skipDeviationIncrease``: else a volatility of 0.09 would hold a
+    regular player's deviation in the 70s, and hardly anyone would reach a leaderboard).
+    ``first_score``: 1, 0.5 or 0.
 
     >>> a, b = rate_game(Rating(), Rating(), 1.0)
     >>> round(a.rating), round(b.rating), a.provisional
-    (1742, 1258, True)
+    (1741, 1259, True)
     """
     before_first = idle(first, first_idle_days)
     before_second = idle(second, second_idle_days)
-    return (update(before_first, [(before_second, first_score)]),
-            update(before_second, [(before_first, 1 - first_score)]))
+    return (update(before_first, [(before_second, first_score)], periods=0),
+            update(before_second, [(before_first, 1 - first_score)], periods=0))
 
 
 __all__ = ["Rating", "idle", "rate_game", "update"]
