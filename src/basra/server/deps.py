@@ -1,22 +1,24 @@
 """What the routes share, held on ``app.state`` and handed to them with ``Depends``: the
-settings, the per-address limits, the store and the lobby (both opened by the app's
-lifespan), and the guest a request is signed in as."""
+settings, the per-address limits (the sign-in limiter among them), the store and the lobby
+(both opened by the app's lifespan), and the guest a request is signed in as, with its
+session, or as an account."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Annotated
 
 from fastapi import Depends, Header
 from redis.asyncio import Redis
 from starlette.requests import HTTPConnection
 
+from basra.server.accounts import SignInLimiter
 from basra.server.auth import token_hash
-from basra.server.config import Settings
+from basra.server.config import Limits, Settings
 from basra.server.errors import ApiError
 from basra.server.limits import AddressLimit, SocketCounts
 from basra.server.lobby import Lobby
-from basra.store.base import PlayerRow, Store
+from basra.store.base import PlayerRow, SessionRow, Store
 
 
 @dataclass
@@ -26,13 +28,27 @@ class Guards:
     guests: AddressLimit
     tables: AddressLimit
     sockets: SocketCounts
+    sign_ins: SignInLimiter = field(default_factory=lambda: _sign_ins(Limits()))
+    """Failed sign-ins per address and per account (password and passkey)."""
+    challenges: AddressLimit = field(default_factory=lambda: _challenges(Limits()))
+    """Passkey challenges handed out (each is a stored row), as many as new tables."""
 
     @classmethod
     def of(cls, settings: Settings) -> Guards:
         limits = settings.limits
         return cls(AddressLimit("new guests", limits.guests_per_minute, limits.guest_burst),
                    AddressLimit("new tables", limits.tables_per_minute, limits.table_burst),
-                   SocketCounts(limits.sockets_per_address))
+                   SocketCounts(limits.sockets_per_address),
+                   _sign_ins(limits), _challenges(limits))
+
+
+def _sign_ins(limits: Limits) -> SignInLimiter:
+    return SignInLimiter(limits.sign_ins_per_address, limits.sign_ins_per_account,
+                         limits.sign_in_window_seconds)
+
+
+def _challenges(limits: Limits) -> AddressLimit:
+    return AddressLimit("passkey requests", limits.tables_per_minute, limits.table_burst)
 
 
 @dataclass
@@ -110,3 +126,27 @@ StoreDep = Annotated[Store, Depends(get_store)]
 LobbyDep = Annotated[Lobby, Depends(get_lobby)]
 Player = Annotated[PlayerRow, Depends(current_player)]
 MaybePlayer = Annotated[PlayerRow | None, Depends(maybe_player)]
+
+
+async def current_session(conn: HTTPConnection, player: Player,
+                          authorization: Annotated[str | None, Header()] = None
+                          ) -> SessionRow:
+    """The session (the device) a request is signed in with, or 401."""
+    session = await get_store(conn).session_by_token(token_hash(bearer(authorization)))
+    if session is None or session.player_id != player.id:
+        raise ApiError("sign in as a guest first", "auth/required")
+    return session
+
+
+async def current_account(player: Player) -> PlayerRow:
+    """The signed-in player if they have an account, else 403 ``account/required``."""
+    if not player.account:
+        raise ApiError("this needs an account: claim your guest as one first",
+                       "account/required")
+    return player
+
+
+CurrentSession = Annotated[SessionRow, Depends(current_session)]
+"""The :class:`~basra.store.base.SessionRow` of the request's token (401 without one)."""
+Account = Annotated[PlayerRow, Depends(current_account)]
+"""The signed-in player, who must be an account (403 ``account/required``)."""

@@ -6,16 +6,19 @@ from __future__ import annotations
 from fastapi import APIRouter
 
 from basra.server.routes import (
+    account,
     guests,
     health,
     history,
     metrics,
     play_socket,
+    players,
     quick_match,
     tables,
     variants,
 )
 
 ROUTERS: tuple[APIRouter, ...] = (health.router, variants.router, guests.router,
-                                  tables.router, quick_match.router, history.router,
-                                  play_socket.router, metrics.router)
+                                  account.router, tables.router, quick_match.router,
+                                  history.router, players.router, play_socket.router,
+                                  metrics.router)

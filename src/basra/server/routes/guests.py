@@ -1,13 +1,16 @@
 """Guests: ``POST /api/guests`` (a nickname in, or none for a generated one; a session
-token out), ``GET /api/me`` and ``PATCH /api/me`` (a new nickname)."""
+token out), ``GET /api/me`` (who the player is: account, passkeys, ratings) and
+``PATCH /api/me`` (a new nickname)."""
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import Any
 
 from fastapi import APIRouter, Request
 from pydantic import BaseModel, Field
 
+from basra.server.accounts import me_json
 from basra.server.auth import clean_nickname, new_id, new_token, token_hash
 from basra.server.deps import Player, StoreDep, limit
 from basra.server.names import friendly_name
@@ -40,8 +43,8 @@ async def guest(request: Request, store: StoreDep,
 
 
 @router.get("/api/me")
-async def me(player: Player) -> dict[str, Any]:
-    return {"id": player.id, "nickname": player.nickname}
+async def me(player: Player, store: StoreDep) -> dict[str, Any]:
+    return await me_json(store, player)
 
 
 @router.patch("/api/me")
@@ -50,4 +53,4 @@ async def rename(body: RenameIn, player: Player, store: StoreDep) -> dict[str, A
     already seated keeps the name its match record was begun with)."""
     nickname = clean_nickname(body.nickname)
     await store.rename_player(player.id, nickname)
-    return {"id": player.id, "nickname": nickname}
+    return await me_json(store, replace(player, nickname=nickname))

@@ -1,5 +1,6 @@
 """``GET /api/variants``: the rule book as data (every variant, seatings, targets, card
-points, bots, limits), from :func:`basra.rulebook.variants_json` and the nickname bounds."""
+points, bots, limits), from :func:`basra.rulebook.variants_json`, the nickname bounds and
+the password's."""
 
 from __future__ import annotations
 
@@ -8,6 +9,7 @@ from typing import Any
 from fastapi import APIRouter
 
 from basra.rulebook import variants_json
+from basra.server.accounts import PASSWORD_MAX, PASSWORD_MIN
 from basra.server.auth import NICKNAME_MAX, NICKNAME_MIN
 
 router = APIRouter()
@@ -18,5 +20,6 @@ async def variants() -> dict[str, Any]:
     book = variants_json()
     limits = book["limits"]
     assert isinstance(limits, dict)
-    limits.update(nickname_min=NICKNAME_MIN, nickname_max=NICKNAME_MAX)
+    limits.update(nickname_min=NICKNAME_MIN, nickname_max=NICKNAME_MAX,
+                  password_min=PASSWORD_MIN, password_max=PASSWORD_MAX)
     return book

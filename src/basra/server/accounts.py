@@ -1,0 +1,379 @@
+"""Accounts: a guest claims a username and a password, signs in again on any device, and
+sees and ends its sessions (docs/PROTOCOL.md, "Accounts").
+
+- **Usernames** follow the nickname rules (:func:`basra.server.auth.clean_nickname`); the
+  store makes them unique, compared case-insensitively.
+- **Passwords** are 8 to 128 characters (after NFKC normalization, as NIST SP 800-63B
+  advises), not all one character, and are only ever kept as an argon2id hash
+  (argon2-cffi's :class:`~argon2.PasswordHasher` with OWASP's first recommended
+  parameters: 19 MiB, 2 passes, 1 lane, about 20 ms of one core here; RFC 9106's
+  low-memory profile, argon2-cffi's default, costs 150 ms, which lets a burst of sign-ins
+  take a server's cores from its tables). A hash made with other parameters is made again
+  at the next good sign-in. Hashing runs in one thread of its own, so sign-ins never block
+  the event loop and, however many come at once, never take more than one core.
+- **Sign-in** answers a wrong password exactly as an unknown username, and takes as long:
+  an unknown name (or an account without a password) is checked against a dummy hash.
+- **The sign-in limiter** counts failed sign-ins per client address and per account (any
+  name tried, known or not, so the limit says nothing about which names exist) in a sliding
+  window; past either limit, every attempt is refused with ``auth/too_many_attempts`` and
+  ``Retry-After`` until the oldest failure leaves the window. A good sign-in clears its
+  account's count. Its memory is bounded: each key keeps at most its limit of timestamps,
+  keys whose failures all left the window are pruned, and each map holds at most
+  ``most`` keys (the least recently failed go first).
+- **Sessions** are made here: a fresh token handed out once, its SHA-256 and the device
+  (user agent, trimmed to 200 characters; client address) stored.
+
+Nothing here ever logs a password, a token or a hash.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import functools
+import math
+import secrets
+import time
+import unicodedata
+from collections import OrderedDict, deque
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from typing import Any
+
+from argon2 import PasswordHasher
+from argon2.exceptions import InvalidHashError, VerificationError
+
+from basra.ratings import Rating
+from basra.server.auth import NicknameError, clean_nickname, new_id, new_token, token_hash
+from basra.server.errors import RateLimited, Refusal
+from basra.server.limits import Scope, address_key, client_address
+from basra.store.base import PlayerRow, RatingRow, SessionKind, SessionRow, Store
+
+PASSWORD_MIN = 8
+PASSWORD_MAX = 128
+USER_AGENT_MAX = 200
+"""A session's user agent is kept to this many characters."""
+
+HASHER = PasswordHasher(time_cost=2, memory_cost=19 * 1024, parallelism=1)
+"""argon2id with OWASP's first recommended parameters (m=19 MiB, t=2, p=1)."""
+
+_HASHING = ThreadPoolExecutor(max_workers=1, thread_name_prefix="argon2")
+"""Where hashing runs: one hash at a time, whatever the load (sign-ins wait their turn;
+the tables keep the other cores)."""
+
+
+class UsernameError(Refusal, ValueError):
+    """A username that is not allowed (the nickname rules)."""
+
+    code = "account/bad_username"
+
+
+class PasswordError(Refusal, ValueError):
+    """A password too short, too long or all one character."""
+
+    code = "account/weak_password"
+
+
+class BadCredentials(Refusal):
+    """A wrong username or password: one answer for both."""
+
+    code = "auth/bad_credentials"
+
+    def __init__(self, message: str = "wrong username or password",
+                 code: str | None = None) -> None:
+        super().__init__(message, code)
+
+
+# ---------------------------------------------------------------------------------------
+# usernames and passwords
+
+
+def clean_username(raw: object) -> str:
+    """The username to keep: the nickname rules (trimmed, NFC, 2 to 20 characters...).
+    Raises :class:`UsernameError`.
+
+    >>> clean_username("  Amira_77 ")
+    'Amira_77'
+    >>> clean_username("x")
+    Traceback (most recent call last):
+    ...
+    basra.server.accounts.UsernameError: a username must be 2 to 20 characters long
+    """
+    try:
+        return clean_nickname(raw)
+    except NicknameError as exc:
+        raise UsernameError(exc.message.replace("nickname", "username")) from None
+
+
+def username_key(name: str) -> str:
+    """What makes two usernames the same (case folded), for the sign-in limiter."""
+    return " ".join(unicodedata.normalize("NFC", name).split()).casefold()
+
+
+def clean_password(raw: object) -> str:
+    """The password to hash: NFKC-normalized; 8 to 128 characters, not all the same one.
+    Raises :class:`PasswordError`.
+
+    >>> clean_password("correct horse")
+    'correct horse'
+    >>> clean_password("aaaaaaaaaa")
+    Traceback (most recent call last):
+    ...
+    basra.server.accounts.PasswordError: a password may not be one character repeated
+    """
+    if not isinstance(raw, str):
+        raise PasswordError("a password must be text")
+    try:
+        raw.encode("utf-8")
+    except UnicodeEncodeError:
+        raise PasswordError("a password must be valid Unicode text") from None
+    password = unicodedata.normalize("NFKC", raw)
+    if not PASSWORD_MIN <= len(password) <= PASSWORD_MAX:
+        raise PasswordError(
+            f"a password must be {PASSWORD_MIN} to {PASSWORD_MAX} characters long")
+    if len(set(password)) == 1:
+        raise PasswordError("a password may not be one character repeated")
+    return password
+
+
+def hash_password_now(password: str) -> str:
+    """The argon2id hash of an already cleaned password (blocking: see
+    :func:`hash_password`)."""
+    return HASHER.hash(password)
+
+
+@functools.cache
+def dummy_hash() -> str:
+    """A hash of a random password nobody knows, made once: what an unknown username's
+    sign-in is checked against, so it takes as long as a known one's."""
+    return HASHER.hash(secrets.token_urlsafe(24))
+
+
+@dataclass(frozen=True, slots=True)
+class Checked:
+    """A password checked against a stored hash: whether it matched, and the new hash to
+    store when the old one was made with other parameters."""
+
+    ok: bool
+    rehashed: str | None = None
+
+
+def check_password_now(stored: str | None, password: object) -> Checked:
+    """Check ``password`` against ``stored`` (None: no password, e.g. an unknown name;
+    a dummy hash is checked instead, for the time it takes). Blocking: see
+    :func:`check_password`."""
+    if not isinstance(password, str):
+        password = ""
+    # Lone surrogates pass as they are: no stored password has any (clean_password), so
+    # such a text matches nothing, after the same work.
+    secret = unicodedata.normalize("NFKC", password).encode("utf-8", "surrogatepass")
+    target = stored if stored is not None else dummy_hash()
+    try:
+        HASHER.verify(target, secret)
+    except (VerificationError, InvalidHashError):
+        return Checked(False)
+    if stored is None:
+        return Checked(False)  # never: nobody knows the dummy's password
+    if HASHER.check_needs_rehash(stored):
+        return Checked(True, HASHER.hash(secret))
+    return Checked(True)
+
+
+async def hash_password(password: str) -> str:
+    """:func:`hash_password_now` in the hashing pool."""
+    return await asyncio.get_running_loop().run_in_executor(
+        _HASHING, hash_password_now, password)
+
+
+async def check_password(stored: str | None, password: object) -> Checked:
+    """:func:`check_password_now` in the hashing pool."""
+    return await asyncio.get_running_loop().run_in_executor(
+        _HASHING, check_password_now, stored, password)
+
+
+# ---------------------------------------------------------------------------------------
+# the sign-in limiter
+
+
+class FailureWindows:
+    """Failures per key in a sliding window of ``window`` seconds; a key with ``most``
+    failures in it is refused until the oldest leaves. At most ``keys`` keys are kept (the
+    least recently failed are forgotten first); keys whose failures all left the window
+    are pruned as failures come in.
+
+    >>> windows = FailureWindows(most=2, window=60.0)
+    >>> windows.fail("a", now=0.0); windows.fail("a", now=10.0)
+    >>> windows.wait("a", now=30.0), windows.wait("a", now=61.0)
+    (30.0, None)
+    """
+
+    def __init__(self, most: int, window: float, keys: int = 50_000) -> None:
+        self.most = max(1, most)
+        self.window = window
+        self.keys = keys
+        self.failures: OrderedDict[str, deque[float]] = OrderedDict()
+        self._since_prune = 0
+
+    def wait(self, key: str, now: float) -> float | None:
+        """Seconds until ``key`` may try again, or None if it may now."""
+        failures = self.failures.get(key)
+        if failures is None:
+            return None
+        while failures and failures[0] <= now - self.window:
+            failures.popleft()
+        if not failures:
+            del self.failures[key]
+            return None
+        if len(failures) < self.most:
+            return None
+        return failures[0] + self.window - now
+
+    def fail(self, key: str, now: float) -> None:
+        failures = self.failures.get(key)
+        if failures is None:
+            failures = self.failures[key] = deque(maxlen=self.most)
+            if len(self.failures) > self.keys:
+                self.failures.popitem(last=False)
+        else:
+            self.failures.move_to_end(key)
+        failures.append(now)
+        self._since_prune += 1
+        if self._since_prune >= 1024:
+            self.prune(now)
+
+    def forgive(self, key: str, stamp: float) -> None:
+        """Take back one failure counted at ``stamp`` (an attempt that succeeded)."""
+        failures = self.failures.get(key)
+        if failures is not None:
+            with contextlib.suppress(ValueError):
+                failures.remove(stamp)
+
+    def clear(self, key: str) -> None:
+        self.failures.pop(key, None)
+
+    def prune(self, now: float) -> None:
+        """Forget every key whose failures all left the window."""
+        self._since_prune = 0
+        cutoff = now - self.window
+        for key in [k for k, f in self.failures.items() if not f or f[-1] <= cutoff]:
+            del self.failures[key]
+
+
+class SignInLimiter:
+    """Failed sign-ins per client address and per account (docs/PROTOCOL.md, section 5).
+    An attempt is counted as a failure when it begins (:meth:`begin`, which first refuses
+    it past a limit), so attempts made at once cannot slip past the limit together; one
+    that succeeds is taken back (:meth:`succeeded`), which also clears the account's
+    count. In memory, per server process.
+
+    >>> limiter = SignInLimiter(per_address=5, per_account=2, window=60.0)
+    >>> stamps = [limiter.begin("192.0.2.7", "amira", now=t) for t in (0.0, 1.0)]
+    >>> limiter.begin("192.0.2.8", "amira", now=2.0)
+    Traceback (most recent call last):
+    ...
+    basra.server.errors.RateLimited: too many failed sign-ins: try again in 58 s
+    """
+
+    def __init__(self, per_address: int, per_account: int, window: float,
+                 keys: int = 50_000) -> None:
+        self.addresses = FailureWindows(per_address, window, keys)
+        self.accounts = FailureWindows(per_account, window, keys)
+
+    def check(self, address: str, account: str | None = None,
+              now: float | None = None) -> None:
+        """Raise ``auth/too_many_attempts`` (429, ``Retry-After``) if the address, or the
+        account (a :func:`username_key`), may not try now."""
+        now = time.monotonic() if now is None else now
+        waits = [self.addresses.wait(address, now)]
+        if account is not None:
+            waits.append(self.accounts.wait(account, now))
+        wait = max((w for w in waits if w is not None), default=None)
+        if wait is not None:
+            seconds = max(1, math.ceil(wait))
+            raise RateLimited(f"too many failed sign-ins: try again in {seconds} s",
+                              wait, "auth/too_many_attempts")
+
+    def begin(self, address: str, account: str | None = None,
+              now: float | None = None) -> float:
+        """:meth:`check`, then count the attempt as failed until it succeeds: the stamp
+        to hand :meth:`succeeded`."""
+        now = time.monotonic() if now is None else now
+        self.check(address, account, now)
+        self.addresses.fail(address, now)
+        if account is not None:
+            self.accounts.fail(account, now)
+        return now
+
+    def succeeded(self, address: str, account: str | None, stamp: float) -> None:
+        """The attempt begun at ``stamp`` succeeded: it is not a failure, and the account's
+        earlier failures are forgotten."""
+        self.addresses.forgive(address, stamp)
+        if account is not None:
+            self.accounts.clear(account)
+
+    def forget(self, account: str) -> None:
+        """A deleted account's count."""
+        self.accounts.clear(account)
+
+
+def address_of(scope: Scope) -> str:
+    """What the sign-in limiter counts an address by (an IPv6 address's /64)."""
+    return address_key(client_address(scope))
+
+
+# ---------------------------------------------------------------------------------------
+# sessions
+
+
+def now() -> datetime:
+    return datetime.now(UTC)
+
+
+def user_agent_of(scope: Scope) -> str | None:
+    for name, value in scope.get("headers", ()):
+        if name == b"user-agent":
+            text = value.decode("latin-1")
+            text = "".join(ch for ch in text if ch.isprintable())[:USER_AGENT_MAX].strip()
+            return text or None
+    return None
+
+
+async def open_session(store: Store, scope: Scope, player_id: str,
+                       kind: SessionKind) -> tuple[str, SessionRow]:
+    """A new session of the player's on this device: its token (handed out once; only its
+    SHA-256 is stored) and row."""
+    token = new_token()
+    client = scope.get("client")
+    row = SessionRow(new_id(), player_id, kind, now(), user_agent_of(scope),
+                     str(client[0]) if client else None)
+    await store.add_session(row, token_hash(token))
+    return token, row
+
+
+def session_json(session: SessionRow, current: str | None) -> dict[str, Any]:
+    return {"id": session.id, "kind": session.kind,
+            "created_at": session.created_at.isoformat(),
+            "user_agent": session.user_agent, "address": session.address,
+            "current": session.id == current}
+
+
+# ---------------------------------------------------------------------------------------
+# what GET /api/me answers
+
+
+def rating_json(row: RatingRow) -> dict[str, Any]:
+    """A rating as the API shows it: whole numbers, and its label (``1500?``)."""
+    rating = Rating(row.rating, row.deviation, row.volatility)
+    return {"rating": round(row.rating), "deviation": round(row.deviation),
+            "label": rating.label, "provisional": rating.provisional, "games": row.games}
+
+
+async def me_json(store: Store, player: PlayerRow) -> dict[str, Any]:
+    """``GET /api/me``: who the player is, their account and their ratings per variant."""
+    ratings = await store.ratings(player.id)
+    passkeys = await store.passkeys(player.id) if player.account else []
+    return {"id": player.id, "nickname": player.nickname, "username": player.username,
+            "account": player.account, "has_password": player.has_password,
+            "passkeys": len(passkeys),
+            "ratings": {row.variant: rating_json(row) for row in ratings}}

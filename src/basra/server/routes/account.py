@@ -1,0 +1,358 @@
+"""Accounts, sessions and passkeys (docs/PROTOCOL.md, "Accounts"): claim the guest as an
+account, sign in with a password or a passkey, list and end sessions, change the password,
+delete the account, download everything stored about the player."""
+
+from __future__ import annotations
+
+import re
+from typing import Annotated, Any
+from urllib.parse import quote
+
+from fastapi import APIRouter, Depends, Request
+from fastapi.responses import JSONResponse
+from pydantic import BaseModel, Field
+
+from basra.errors import BasraError
+from basra.server.accounts import (
+    BadCredentials,
+    UsernameError,
+    address_of,
+    check_password,
+    clean_password,
+    clean_username,
+    hash_password,
+    me_json,
+    now,
+    open_session,
+    session_json,
+    username_key,
+)
+from basra.server.config import Settings
+from basra.server.deps import (
+    Account,
+    CurrentSession,
+    Guards,
+    LobbyDep,
+    Player,
+    StoreDep,
+    get_guards,
+    get_settings,
+)
+from basra.server.errors import ApiError
+from basra.server.passkeys import (
+    PasskeyError,
+    RelyingParty,
+    authentication_options,
+    clean_name,
+    credential_id,
+    new_challenge,
+    passkey_json,
+    registration_options,
+    take_challenge,
+    verify_authentication,
+    verify_registration,
+)
+from basra.store.base import PasskeyRow, PlayerRow, UsernameTaken
+
+router = APIRouter()
+
+GuardsDep = Annotated[Guards, Depends(get_guards)]
+SettingsDep = Annotated[Settings, Depends(get_settings)]
+
+PASSWORD_FIELD = 1024
+"""Longest password field a request may carry (the rules allow 128 characters; this only
+keeps absurd input from reaching the hasher)."""
+PASSKEYS_MAX = 30
+"""Passkeys one account may hold."""
+EXPORT_MATCHES = 100_000
+
+
+class ClaimIn(BaseModel):
+    username: str = Field(max_length=200)
+    password: str | None = Field(default=None, max_length=PASSWORD_FIELD)
+
+
+class SignInIn(BaseModel):
+    username: str = Field(max_length=200)
+    password: str = Field(max_length=PASSWORD_FIELD)
+
+
+class PasswordIn(BaseModel):
+    current: str | None = Field(default=None, max_length=PASSWORD_FIELD)
+    password: str = Field(max_length=PASSWORD_FIELD)
+
+
+class DeleteIn(BaseModel):
+    confirm: str = Field(max_length=200)
+
+
+class PasskeyIn(BaseModel):
+    challenge: str = Field(max_length=64)
+    credential: dict[str, Any]
+    name: str | None = Field(default=None, max_length=200)
+
+
+class PasskeySignInIn(BaseModel):
+    challenge: str = Field(max_length=64)
+    credential: dict[str, Any]
+
+
+# ---------------------------------------------------------------------------------------
+# the account
+
+
+@router.post("/api/account", status_code=201)
+async def claim(body: ClaimIn, player: Player, store: StoreDep) -> dict[str, Any]:
+    """The signed-in guest becomes an account, keeping its id, history and sessions."""
+    if player.account:
+        raise ApiError("you already have an account", "account/already")
+    username = clean_username(body.username)
+    password = clean_password(body.password) if body.password is not None else None
+    taken = ApiError("that username is taken", "account/username_taken")
+    if await store.account(username) is not None:
+        raise taken
+    hashed = await hash_password(password) if password is not None else None
+    try:
+        claimed = await store.claim_account(player.id, username, hashed)
+    except UsernameTaken:
+        raise taken from None
+    return await me_json(store, claimed)
+
+
+@router.put("/api/account/password")
+async def change_password(body: PasswordIn, request: Request, player: Account,
+                          session: CurrentSession, store: StoreDep) -> dict[str, Any]:
+    """A new password; the current one is needed if there is one. Every other session
+    ends."""
+    assert player.username is not None
+    password = clean_password(body.password)
+    if player.has_password:
+        if body.current is None:
+            raise BadCredentials("give your current password")
+        address, key = address_of(request.scope), username_key(player.username)
+        limiter = get_guards(request).sign_ins
+        stamp = limiter.begin(address, key)
+        found = await store.account(player.username)
+        checked = await check_password(found.password_hash if found else None, body.current)
+        if not checked.ok:
+            raise BadCredentials("your current password is wrong")
+        limiter.succeeded(address, key, stamp)
+    await store.set_password(player.id, await hash_password(password))
+    await store.revoke_sessions(player.id, keep=session.id)
+    return {"changed": True}
+
+
+@router.delete("/api/account")
+async def delete_account(body: DeleteIn, player: Account, store: StoreDep,
+                         guards: GuardsDep) -> dict[str, Any]:
+    """Forget the person (name, username, password, sessions, passkeys, ratings); the
+    matches stay, their seats named "deleted player"."""
+    assert player.username is not None
+    key = username_key(player.username)
+    if username_key(body.confirm) != key:
+        raise ApiError("type your username to confirm", "account/confirm")
+    await store.delete_account(player.id)
+    guards.sign_ins.forget(key)
+    return {"deleted": True}
+
+
+def _download_name(player: PlayerRow) -> str:
+    """``Content-Disposition`` for the export: ``basra-USERNAME.json`` (RFC 6266, with an
+    ASCII fallback for names in other scripts)."""
+    name = player.username or f"guest-{player.id}"
+    fallback = re.sub(r"[^A-Za-z0-9_.-]", "_", name)
+    return (f"attachment; filename=\"basra-{fallback}.json\"; "
+            f"filename*=UTF-8''{quote(f'basra-{name}.json', safe='')}")
+
+
+@router.get("/api/account/export")
+async def export(player: Player, session: CurrentSession, store: StoreDep,
+                 lobby: LobbyDep) -> JSONResponse:
+    """Everything stored about the player, their match records included (no hash of
+    anything: no password, token or key)."""
+    me = await me_json(store, player)
+    sessions = await store.sessions(player.id)
+    passkeys = await store.passkeys(player.id)
+    ratings = await store.ratings(player.id)
+    points = await store.rating_history(player.id)
+    matches = []
+    for row in await store.history(player.id, EXPORT_MATCHES):
+        try:
+            record: dict[str, Any] | None = (await lobby.any_table(row.table_id)).record_json()
+        except BasraError:
+            record = None
+        matches.append({
+            "table": row.table_id, "variant": row.variant, "seat": row.seat,
+            "players": list(row.players), "teams": row.teams, "winner": row.winner,
+            "totals": list(row.totals), "finished_at": row.finished_at.isoformat(),
+            "rated": row.rated, "change": row.change, "result": row.result,
+            "record": record})
+    body = {
+        "format": "basra-export/1",
+        "exported_at": now().isoformat(),
+        "player": {**me, "created_at": player.created_at.isoformat()},
+        "sessions": [session_json(s, session.id) for s in sessions],
+        "passkeys": [{**passkey_json(p), "transports": list(p.transports),
+                      "sign_count": p.sign_count} for p in passkeys],
+        "ratings": [{"variant": r.variant, "rating": r.rating, "deviation": r.deviation,
+                     "volatility": r.volatility, "games": r.games,
+                     "rated_at": r.rated_at.isoformat()} for r in ratings],
+        "rating_history": [{"table": p.table_id, "variant": p.variant,
+                            "finished_at": p.finished_at.isoformat(), "rating": p.rating,
+                            "deviation": p.deviation, "change": p.change} for p in points],
+        "matches": matches,
+    }
+    return JSONResponse(body, headers={"Content-Disposition": _download_name(player)})
+
+
+# ---------------------------------------------------------------------------------------
+# sessions
+
+
+@router.post("/api/sessions", status_code=201)
+async def sign_in(body: SignInIn, request: Request, store: StoreDep,
+                  guards: GuardsDep) -> dict[str, Any]:
+    """Sign in with a username and a password: a new session's token. A wrong password
+    and an unknown username get the same answer, after the same work."""
+    try:
+        username: str | None = clean_username(body.username)
+    except UsernameError:
+        username = None
+    address = address_of(request.scope)
+    key = username_key(username or body.username)
+    stamp = guards.sign_ins.begin(address, key)
+    found = await store.account(username) if username is not None else None
+    checked = await check_password(found.password_hash if found else None, body.password)
+    if found is None or not checked.ok:
+        raise BadCredentials()
+    guards.sign_ins.succeeded(address, key, stamp)
+    if checked.rehashed is not None:
+        await store.set_password(found.player.id, checked.rehashed)
+    token, _ = await open_session(store, request.scope, found.player.id, "password")
+    return {"token": token, "player": await me_json(store, found.player)}
+
+
+@router.get("/api/sessions")
+async def sessions(player: Player, session: CurrentSession,
+                   store: StoreDep) -> dict[str, Any]:
+    return {"sessions": [session_json(s, session.id)
+                         for s in await store.sessions(player.id)]}
+
+
+def _may_sign_out(player: PlayerRow) -> None:
+    if not player.account:
+        raise ApiError("a guest who signs out loses their guest: claim an account first",
+                       "auth/guest_sign_out")
+
+
+@router.delete("/api/sessions/current")
+async def sign_out(player: Player, session: CurrentSession,
+                   store: StoreDep) -> dict[str, Any]:
+    """Sign out on this device."""
+    _may_sign_out(player)
+    return {"revoked": await store.revoke_sessions(player.id, session.id)}
+
+
+@router.delete("/api/sessions/{session_id}")
+async def revoke(session_id: str, player: Player, store: StoreDep) -> dict[str, Any]:
+    """End one of the player's sessions (this one too, if named)."""
+    _may_sign_out(player)
+    revoked = await store.revoke_sessions(player.id, session_id) if len(session_id) <= 64 else 0
+    if revoked == 0:
+        raise ApiError("no such session", "session/not_found")
+    return {"revoked": revoked}
+
+
+@router.delete("/api/sessions")
+async def sign_out_everywhere(player: Player, store: StoreDep) -> dict[str, Any]:
+    """End every session of the player's, this one too."""
+    _may_sign_out(player)
+    return {"revoked": await store.revoke_sessions(player.id)}
+
+
+# ---------------------------------------------------------------------------------------
+# passkeys
+
+
+def relying_party(request: Request, settings: Settings) -> RelyingParty:
+    url = request.url
+    return RelyingParty.of(settings, url.scheme, url.hostname, url.netloc)
+
+
+@router.post("/api/passkeys/options")
+async def passkey_options(request: Request, player: Account, store: StoreDep,
+                          settings: SettingsDep, guards: GuardsDep) -> dict[str, Any]:
+    """Begin registering a passkey: the challenge's id and the options for
+    ``navigator.credentials.create()``."""
+    guards.challenges.check(request.scope)
+    existing = await store.passkeys(player.id)
+    if len(existing) >= PASSKEYS_MAX:
+        raise PasskeyError(f"an account may hold at most {PASSKEYS_MAX} passkeys")
+    challenge, options = registration_options(relying_party(request, settings), player,
+                                              existing)
+    return {"challenge": await new_challenge(store, challenge, "register", player.id),
+            "options": options}
+
+
+@router.post("/api/passkeys", status_code=201)
+async def add_passkey(body: PasskeyIn, request: Request, player: Account, store: StoreDep,
+                      settings: SettingsDep) -> dict[str, Any]:
+    """Finish registering: the answer of ``navigator.credentials.create()``."""
+    challenge = await take_challenge(store, body.challenge, "register", player.id)
+    registered = verify_registration(relying_party(request, settings), challenge,
+                                     body.credential)
+    if await store.passkey(registered.credential_id) is not None:
+        raise PasskeyError("that passkey is already registered")
+    row = PasskeyRow(registered.credential_id, player.id, registered.public_key,
+                     registered.sign_count, clean_name(body.name), now(),
+                     registered.transports)
+    await store.add_passkey(row)
+    return passkey_json(row)
+
+
+@router.get("/api/passkeys")
+async def list_passkeys(player: Account, store: StoreDep) -> dict[str, Any]:
+    return {"passkeys": [passkey_json(p) for p in await store.passkeys(player.id)]}
+
+
+@router.delete("/api/passkeys/{passkey_id}")
+async def remove_passkey(passkey_id: str, player: Account,
+                         store: StoreDep) -> dict[str, Any]:
+    removed = len(passkey_id) <= 1400 and await store.remove_passkey(player.id, passkey_id)
+    if not removed:
+        raise PasskeyError("no such passkey", "passkey/not_found")
+    return {"removed": True}
+
+
+@router.post("/api/passkeys/sign-in/options")
+async def sign_in_options(request: Request, store: StoreDep, settings: SettingsDep,
+                          guards: GuardsDep) -> dict[str, Any]:
+    """Begin a passkey sign-in: the challenge's id and the options for
+    ``navigator.credentials.get()`` (no allow list: the browser offers what it holds)."""
+    guards.challenges.check(request.scope)
+    challenge, options = authentication_options(relying_party(request, settings))
+    return {"challenge": await new_challenge(store, challenge, "sign-in", None),
+            "options": options}
+
+
+@router.post("/api/passkeys/sign-in", status_code=201)
+async def passkey_sign_in(body: PasskeySignInIn, request: Request, store: StoreDep,
+                          settings: SettingsDep, guards: GuardsDep) -> dict[str, Any]:
+    """Sign in with a passkey: a new session's token. Failures count against the
+    address, as failed password sign-ins do."""
+    address = address_of(request.scope)
+    stamp = guards.sign_ins.begin(address)
+    challenge = await take_challenge(store, body.challenge, "sign-in", None)
+    unknown = PasskeyError("no account has that passkey", "passkey/unknown")
+    passkey = await store.passkey(credential_id(body.credential))
+    if passkey is None:
+        raise unknown
+    count = verify_authentication(relying_party(request, settings), challenge,
+                                  body.credential, passkey)
+    player = await store.player(passkey.player_id)
+    if player is None or not player.account:
+        raise unknown
+    await store.passkey_used(passkey.credential_id, count)
+    guards.sign_ins.succeeded(address, None, stamp)
+    token, _ = await open_session(store, request.scope, player.id, "passkey")
+    return {"token": token, "player": await me_json(store, player)}
