@@ -227,6 +227,8 @@ class HistoryRow:
     """This player's rating change, for a rated match."""
     result: dict[str, Any] = field(default_factory=dict)
     """The stored result as it is (rounds, basras and points per side, ...)."""
+    usernames: tuple[str | None, ...] = ()
+    """Per seat: the account's username (None: a guest, a bot, an empty seat)."""
 
 
 @dataclass(frozen=True, slots=True)

@@ -770,7 +770,7 @@ class SqlStore(Store):
             matches = (await connection.execute(query)).all()
             seats = (await connection.execute(seats_query(row.id for row in matches))).all()
         names = seat_names(seats)
-        return [history_row(row, names.get(row.id, ())) for row in matches]
+        return [history_row(row, names.get(row.id, ((), ()))) for row in matches]
 
 
 # ---------------------------------------------------------------------------------------
@@ -917,15 +917,22 @@ def seat_name(row: Row[Any]) -> str:
     return f"bot:{row.bot_level}" if row.bot_level else "empty"
 
 
-def seat_names(seats: Iterable[Row[Any]]) -> dict[str, tuple[str, ...]]:
-    """Each table's seat names in seat order (``seats`` come by table and seat)."""
+def seat_names(seats: Iterable[Row[Any]]
+               ) -> dict[str, tuple[tuple[str, ...], tuple[str | None, ...]]]:
+    """Each table's seat names and usernames in seat order (``seats`` come by table and
+    seat)."""
     names: dict[str, list[str]] = {}
+    usernames: dict[str, list[str | None]] = {}
     for row in seats:
         names.setdefault(row.table_id, []).append(seat_name(row))
-    return {table_id: tuple(seat) for table_id, seat in names.items()}
+        usernames.setdefault(row.table_id, []).append(row.username)
+    return {table_id: (tuple(seat), tuple(usernames[table_id]))
+            for table_id, seat in names.items()}
 
 
-def history_row(row: Row[Any], names: tuple[str, ...]) -> HistoryRow:
+def history_row(row: Row[Any], seats: tuple[tuple[str, ...], tuple[str | None, ...]]
+                ) -> HistoryRow:
+    names, usernames = seats
     result: dict[str, Any] = row.result or {}
     winner = result.get("winner")
     return HistoryRow(
@@ -933,4 +940,5 @@ def history_row(row: Row[Any], names: tuple[str, ...]) -> HistoryRow:
         teams=row.teams, winner=None if winner is None else int(winner),
         totals=tuple(int(total) for total in result.get("totals", ())),
         finished_at=row.finished_at or row.created_at, rated=bool(row.rated),
-        change=None if row.change is None else float(row.change), result=result)
+        change=None if row.change is None else float(row.change), result=result,
+        usernames=usernames)
