@@ -27,6 +27,11 @@ WEB_DIR = Path(__file__).resolve().parent.parent.parent / "web"
 
 PAGES = ("/", "/table/{table_id}", "/rules", "/rules/{variant}", "/history",
          "/players/{name}", "/leaderboard", "/leaderboard/{variant}", "/account", "/sign-in")
+TITLES = (("/rules", "page.title.rules"), ("/history", "page.title.history"),
+          ("/table/", "page.title.table"), ("/account", "page.title.account"),
+          ("/sign-in", "page.title.signin"), ("/players/", "page.title.profile"),
+          ("/leaderboard", "page.title.leaderboard"))
+"""Each page's title key, by the start of its path (the lobby's: ``app.title``)."""
 LANGUAGES = ("en", "ar", "fr", "sr")
 RIGHT_TO_LEFT = frozenset({"ar"})
 NO_STORE = {"Cache-Control": "no-cache"}
@@ -162,10 +167,10 @@ def mount_web(app: FastAPI, web_dir: Path) -> None:
     async def index(request: Request) -> HTMLResponse:
         lang = language(request)
         path = request.url.path
-        key = ("page.title.rules" if path.startswith("/rules") else
-               "page.title.history" if path.startswith("/history") else
-               "page.title.table" if path.startswith("/table/") else "app.title")
-        return pages.page(request, pages.text(lang, key), pages.text(lang, "page.description"))
+        key = next((key for prefix, key in TITLES if path.startswith(prefix)), "app.title")
+        name = request.path_params.get("name", "")
+        return pages.page(request, pages.text(lang, key, name=name),
+                          pages.text(lang, "page.description"))
 
     for path in PAGES:
         router.add_api_route(path, index, methods=["GET", "HEAD"])

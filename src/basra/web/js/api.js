@@ -1,11 +1,15 @@
-// HTTP calls of docs/PROTOCOL.md section 1, and the guest session kept in localStorage so a
-// reload keeps the same player.
+// HTTP calls of docs/PROTOCOL.md section 1, and the session kept in localStorage so a reload
+// keeps the same player: a guest's token, or an account's once signed in (signing in
+// replaces the guest's token; signing out forgets it, and the next play makes a new guest).
+// The last /api/me body is kept too (the header names an account before the check answers);
+// onSession(fn) hears every change of it.
 
 import { currentLanguage } from "./i18n.js";
 
 const TOKEN_KEY = "basra.token";
 const NICK_KEY = "basra.nickname";
 const ID_KEY = "basra.player";
+const ME_KEY = "basra.me";
 
 export class ApiError extends Error {
   constructor(status, code, message, retryAfter = 0) {
@@ -28,18 +32,60 @@ function write(key, value) {
   } catch { /* storage may be blocked: the session lasts the page */ }
 }
 
+const listeners = new Set();
+let mine = readMe();
+
+function readMe() {
+  try { return JSON.parse(read(ME_KEY) || "null"); } catch { return null; }
+}
+
+/** Keep `player` (a /api/me body, or null once signed out) and tell every listener. */
+function keep(player) {
+  if (player) {
+    // Only what the answer holds: a guest's POST /api/guests gives {id, nickname}.
+    mine = { ...(mine && mine.id === player.id ? mine : {}), ...player };
+    write(ME_KEY, JSON.stringify(mine));
+    write(NICK_KEY, player.nickname);
+    write(ID_KEY, player.id);
+  } else {
+    mine = null;
+    write(ME_KEY, "");
+  }
+  for (const fn of listeners) fn(mine);
+}
+
+// Another tab signed in or out: this one follows.
+window.addEventListener("storage", (event) => {
+  if (event.key !== ME_KEY && event.key !== TOKEN_KEY) return;
+  mine = read(TOKEN_KEY) ? readMe() : null;
+  for (const fn of listeners) fn(mine);
+});
+
+/** Hear every change of the player (its /api/me body, or null); returns the unsubscribe. */
+export function onSession(fn) {
+  listeners.add(fn);
+  return () => listeners.delete(fn);
+}
+
+/** The last /api/me body this browser was given (may be older than the server's). */
+export function cachedMe() {
+  return session.token ? mine : null;
+}
+
 export const session = {
   get token() { return read(TOKEN_KEY); },
   get nickname() { return read(NICK_KEY); },
   get playerId() { return read(ID_KEY); },
   save(token, player) {
     write(TOKEN_KEY, token);
-    write(NICK_KEY, player.nickname);
-    write(ID_KEY, player.id);
+    keep(player);
   },
-  forget() {
+  /** Forget the session (`all`: the nickname too, as after signing an account out). */
+  forget({ all = false } = {}) {
     write(TOKEN_KEY, "");
     write(ID_KEY, "");
+    if (all) write(NICK_KEY, "");
+    keep(null);
   },
 };
 
@@ -64,19 +110,24 @@ export async function request(method, path, body) {
   return data;
 }
 
-/** Check the stored token: the player, or null when there is none or it is unknown. */
-export async function me() {
-  if (!session.token) return null;
-  try {
-    const player = await request("GET", "/api/me");
-    write(NICK_KEY, player.nickname);
-    write(ID_KEY, player.id);
+let checking = null;
+
+/** Check the stored token: the player (the /api/me body), or null when there is none or it
+ * is unknown (signed out elsewhere). Calls made while one is on its way share its answer. */
+export function me() {
+  if (!session.token) return Promise.resolve(null);
+  const token = session.token;
+  if (checking && checking.token === token) return checking.answer;
+  const answer = request("GET", "/api/me").then((player) => {
+    if (session.token === token) keep(player);
     return player;
-  } catch (err) {
-    if (err.status === 401) session.forget();
-    if (err.status === 401) return null;
-    throw err;
-  }
+  }, (err) => {
+    if (err.status !== 401) throw err;
+    if (session.token === token) session.forget();
+    return null;
+  }).finally(() => { if (checking && checking.answer === answer) checking = null; });
+  checking = { token, answer };
+  return answer;
 }
 
 /** Become a new guest: called `nickname`, or, without one, a friendly name the server
@@ -92,9 +143,71 @@ export async function signIn(nickname = "") {
 /** The same guest under a new nickname (for the tables sat down at from now on). */
 export async function rename(nickname) {
   const player = await request("PATCH", "/api/me", { nickname });
-  write(NICK_KEY, player.nickname);
-  write(ID_KEY, player.id);
+  keep(player);
   return player;
+}
+
+/** Make this guest an account (`password` optional): the /api/me body. */
+export async function createAccount(username, password) {
+  const player = await request("POST", "/api/account", password ? { username, password } : { username });
+  keep(player);
+  return player;
+}
+
+/** A sign-in's answer ({token, player}) replaces the session held (a guest's, if any). */
+export function adopt(answer) {
+  session.save(answer.token, answer.player);
+  return answer.player;
+}
+
+export async function signInWithPassword(username, password) {
+  return adopt(await request("POST", "/api/sessions", { username, password }));
+}
+
+/** Sign out here (`everywhere`: every session of the account); the token is forgotten even
+ * when the server had ended the session already. */
+export async function signOut({ everywhere = false } = {}) {
+  try {
+    return await request("DELETE", everywhere ? "/api/sessions" : "/api/sessions/current");
+  } catch (err) {
+    if (err.status !== 401) throw err;
+    return { revoked: 0 };
+  } finally {
+    session.forget({ all: true });
+  }
+}
+
+/** After the account is deleted, or its password changed elsewhere: the player once more. */
+export function forgetPlayer() {
+  session.forget({ all: true });
+}
+
+/** A file the server gives only with the token (the data export): saved as it names it. */
+export async function download(path, fallbackName) {
+  let response;
+  try {
+    response = await fetch(path, { headers: { Authorization: `Bearer ${session.token}` } });
+  } catch {
+    throw new ApiError(0, "network/offline", "");
+  }
+  if (!response.ok) {
+    let error = {};
+    try { error = (await response.json()).error || {}; } catch { error = {}; }
+    throw new ApiError(response.status, error.code || `http/${response.status}`, error.message || "");
+  }
+  const disposition = response.headers.get("Content-Disposition") || "";
+  const utf8 = /filename\*=UTF-8''([^;\s]+)/i.exec(disposition);
+  const plain = /filename="([^"]+)"/i.exec(disposition);
+  let name = plain ? plain[1] : fallbackName;
+  try { if (utf8) name = decodeURIComponent(utf8[1]); } catch { /* the plain name stays */ }
+  const url = URL.createObjectURL(await response.blob());
+  const a = document.createElement("a");
+  a.href = url;
+  a.download = name;
+  document.body.append(a);
+  a.click();
+  a.remove();
+  setTimeout(() => URL.revokeObjectURL(url), 10000);
 }
 
 export const api = {
@@ -109,6 +222,12 @@ export const api = {
   quickBot: (ticket, level) => request("POST", `/api/quick-match/${encodeURIComponent(ticket)}/bot`, { level }),
   quickLeave: (ticket) => request("DELETE", `/api/quick-match/${encodeURIComponent(ticket)}`),
   history: () => request("GET", "/api/history"),
+  sessions: () => request("GET", "/api/sessions"),
+  revokeSession: (id) => request("DELETE", `/api/sessions/${encodeURIComponent(id)}`),
+  changePassword: (password, current) => request("PUT", "/api/account/password", current ? { current, password } : { password }),
+  deleteAccount: (confirm) => request("DELETE", "/api/account", { confirm }),
+  passkeys: () => request("GET", "/api/passkeys"),
+  removePasskey: (id) => request("DELETE", `/api/passkeys/${encodeURIComponent(id)}`),
 };
 
 export function recordUrl(table) {

@@ -1,8 +1,9 @@
 // The lobby: play in one tap (a bot, or a quick match: quick.js), the first tap making a
-// guest with a name the server makes up; who you are ("Playing as Swift Falcon 27 ·
-// Change", a rename); the options (variant, bot level, seating) remembered in prefs.js;
-// a private table with an invite link, and a code; a short match history. Variants,
-// seatings, bot levels and nickname lengths are the server's (variants.js).
+// guest with a name the server makes up; who you are ("Playing as Swift Falcon 27 1532 ·
+// Change": a rename, and an account's rating in the chosen variant); the options (variant,
+// bot level, seating) remembered in prefs.js; a private table (rated, for an account at two)
+// with an invite link, and a code; a short match history. Variants, seatings, bot levels
+// and nickname lengths are the server's (variants.js).
 //
 // The page is built once; each part is redrawn on its own (the name line, the options, the
 // buttons), so what is typed in one part survives any change in another.
@@ -47,6 +48,7 @@ class Lobby {
     this.joinCodeDraft = "";
     this.destroyed = false;
     this.parts = {};
+    this.rated = false;
   }
 
   async start() {
@@ -70,14 +72,9 @@ class Lobby {
     this.loadHistory();
   }
 
-  destroy() {
-    this.destroyed = true;
-    this.quick.stop();
-  }
+  destroy() { this.destroyed = true; this.quick.stop(); }
 
-  prefs() {
-    savePrefs({ variant: this.variant, level: this.level, seating: this.seating });
-  }
+  prefs() { savePrefs({ variant: this.variant, level: this.level, seating: this.seating }); }
 
   async loadHistory() {
     if (!this.player) return;
@@ -85,9 +82,7 @@ class Lobby {
       const [answer, page] = await Promise.all([api.history(), import("./history.js")]);
       this.historyItem = page.historyItem;
       this.history = answer.matches || [];
-    } catch {
-      this.history = [];
-    }
+    } catch { this.history = []; }
     if (!this.destroyed) this.renderRecent();
   }
 
@@ -153,14 +148,13 @@ class Lobby {
   renderName() {
     const box = this.parts.name;
     if (!box || !box.isConnected) return;
-    if (!this.checked) {
-      replace(box, h("p", { class: "muted" }, spinner(), " ", t("lobby.loading")));
-      return;
-    }
+    if (!this.checked) { replace(box, h("p", { class: "muted" }, spinner(), " ", t("lobby.loading"))); return; }
     if (this.player && !this.editingName) {
+      const rating = (this.player.ratings || {})[this.variant];
       replace(box, h("p", { class: "identity" },
         h("span", { class: "avatar", "aria-hidden": "true" }, (Array.from(this.player.nickname)[0] || "?").toUpperCase()),
         h("span", { class: "who" }, t("lobby.name.playing_as"), " ", h("strong", { class: "nickname" }, this.player.nickname),
+          rating ? [" ", h("bdi", { class: "badge my-rating", dir: "ltr", title: t("rated.lobby_rating", { variant: t(`variant.${this.variant}.name`) }) }, rating.label)] : null,
           h("button", { type: "button", class: "btn ghost small", id: "rename", "aria-label": t("lobby.name.change_label"), on: { click: () => this.editName() } }, t("lobby.name.change")))));
       return;
     }
@@ -235,7 +229,7 @@ class Lobby {
     const chosen = seatingKey(this.seatingOf(variant));
     replace(box, h("label", { class: "inline-field" },
       h("span", null, t("lobby.seating.label")),
-      h("select", { id: "bot-seating", on: { change: (e) => { this.seating[this.variant] = e.target.value; this.prefs(); this.renderButtons(); } } },
+      h("select", { id: "bot-seating", on: { change: (e) => { this.seating[this.variant] = e.target.value; this.prefs(); this.renderButtons(); this.renderPrivate(); } } },
         variant.seatings.map((s) => h("option", { value: seatingKey(s), selected: seatingKey(s) === chosen }, t(`seating.${seatingKey(s)}`))))));
   }
 
@@ -245,6 +239,8 @@ class Lobby {
     for (const el of this.container.querySelectorAll(".variant-option")) el.classList.toggle("chosen", el.dataset.variant === name);
     this.renderSeating();
     this.renderButtons();
+    this.renderPrivate();
+    if (!this.editingName) this.renderName();
   }
 
   chooseLevel(level) {
@@ -272,8 +268,12 @@ class Lobby {
       id: "invite-code", type: "text", autocomplete: "off", autocapitalize: "characters", spellcheck: "false", maxlength: 40,
       placeholder: t("lobby.join.placeholder"), value: this.joinCodeDraft, on: { input: (e) => { this.joinCodeDraft = e.target.value; } },
     });
+    const why = this.ratedBlocked();
     replace(box,
       h("p", { class: "muted" }, t("lobby.private.text")),
+      h("div", { class: "rated-option" },
+        h("label", { class: "inline-field" }, h("input", { type: "checkbox", id: "rated", checked: this.rated && !why, disabled: !!why, "aria-describedby": "rated-hint", on: { change: (e) => { this.rated = e.target.checked; } } }), h("span", null, t("rated.private"))),
+        h("p", { id: "rated-hint", class: "hint", dataset: { why } }, why === "account" ? [t("rated.needs_account"), " ", link("/account", null, t("rated.create_account"))] : t(why ? "rated.two_players" : "rated.private_hint"))),
       h("button", { type: "button", class: "btn big", id: "create-private", disabled: !!this.busy, on: { click: () => this.createPrivate() } },
         this.busy === "private" ? spinner() : null, t("lobby.private.create")),
       h("form", { class: "join-option", on: { submit: (e) => { e.preventDefault(); this.joinCode(code.value); } } },
@@ -369,10 +369,7 @@ class Lobby {
     }
   }
 
-  open(table) {
-    this.opening = true;
-    navigate(`/table/${encodeURIComponent(table)}`);
-  }
+  open(table) { this.opening = true; navigate(`/table/${encodeURIComponent(table)}`); }
 
   playBot() {
     return this.act("bot", async () => {
@@ -381,9 +378,15 @@ class Lobby {
     });
   }
 
+  /** Why the private table cannot be rated ("account", "players"), or "". */
+  ratedBlocked() {
+    return !this.player || !this.player.account ? "account" : this.seatingOf(variantOf(this.variant)).players === 2 ? "" : "players";
+  }
+
   createPrivate() {
+    const rated = this.rated && !this.ratedBlocked() ? { rated: true } : {};
     return this.act("private", async () => {
-      const answer = await api.createPrivate(this.tableOptions({ bot_level: this.level }));
+      const answer = await api.createPrivate(this.tableOptions({ bot_level: this.level, ...rated }));
       this.open(answer.table.id);
     });
   }

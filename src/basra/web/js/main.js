@@ -1,14 +1,17 @@
 // The page's entry: the rules (variants.js fetches GET /api/variants once, before anything
-// else runs), language, header, and the router that shows one page at a time (/, /join/CODE,
-// /table/ID, /rules, /rules/VARIANT, /history). Each page module exports
-// mount(container, params) returning {unmount(), relabel()}. Only the lobby comes with the
-// first load: the other pages (and the table's stylesheets) load when their route opens.
+// else runs), language, header (its account link: "Sign in", or the account's username),
+// and the router that shows one page at a time (/, /join/CODE, /table/ID, /rules,
+// /rules/VARIANT, /history, /leaderboard, /leaderboard/VARIANT, /players/NAME, /account,
+// /sign-in). Each page module exports mount(container, params) returning {unmount(),
+// relabel()}. Only the lobby comes with the first load: the other pages (and the table's
+// stylesheets) load when their route opens.
 
 import { h, replace } from "./dom.js";
 import { LANGUAGES, currentLanguage, initialLanguage, onLanguageChange, setLanguage, t } from "./i18n.js";
 import { ensureSprites } from "./cards.js";
 import { loadStyle, navigate, setPageTitle } from "./ui.js";
 import { loaded } from "./variants.js";
+import { cachedMe, me, onSession } from "./api.js";
 import * as lobby from "./lobby.js";
 
 const lobbyPage = () => Promise.resolve(lobby);
@@ -23,6 +26,7 @@ async function tablePage() {
 let current = null;
 let currentKey = "";
 let currentTitle = "";
+let currentWords = {};
 let opening = 0;
 
 function route(pathname) {
@@ -32,6 +36,10 @@ function route(pathname) {
   if (parts[0] === "table" && parts[1]) return { load: tablePage, params: { id: parts[1] }, nav: "play", title: "page.title.table" };
   if (parts[0] === "rules") return { load: () => import("./rules.js"), params: { variant: parts[1] || "" }, nav: "rules", title: "page.title.rules" };
   if (parts[0] === "history") return { load: () => import("./history.js"), params: {}, nav: "history", title: "page.title.history" };
+  if (parts[0] === "leaderboard") return { load: () => import("./leaderboard.js"), params: { variant: parts[1] || "" }, nav: "leaderboard", title: "page.title.leaderboard" };
+  if (parts[0] === "players" && parts[1]) return { load: () => import("./profile.js"), params: { name: parts[1] }, nav: "leaderboard", title: "page.title.profile", words: { name: parts[1] } };
+  if (parts[0] === "account" && parts.length === 1) return { load: () => import("./account.js"), params: {}, nav: "account", title: "page.title.account" };
+  if (parts[0] === "sign-in" && parts.length === 1) return { load: () => import("./signin.js"), params: {}, nav: "account", title: "page.title.signin" };
   return { load: lobbyPage, params: { notFound: true }, nav: "play", title: "app.title" };
 }
 
@@ -48,7 +56,7 @@ async function render() {
     unavailable(app);
     return;
   }
-  const { load, params, nav, title } = route(location.pathname);
+  const { load, params, nav, title, words = {} } = route(location.pathname);
   const key = location.pathname;
   if (current && key === currentKey) return;
   const ticket = ++opening;
@@ -66,8 +74,9 @@ async function render() {
   app.className = "";
   currentKey = key;
   currentTitle = title;
-  setPageTitle(t(title));
-  for (const a of document.querySelectorAll(".site-nav a")) {
+  currentWords = words;
+  setPageTitle(t(title, words));
+  for (const a of document.querySelectorAll(".site-header a[data-nav]")) {
     if (a.dataset.nav === nav) a.setAttribute("aria-current", "page");
     else a.removeAttribute("aria-current");
   }
@@ -79,6 +88,21 @@ function languageSwitch() {
   const select = document.getElementById("lang");
   replace(select, LANGUAGES.map((code) => h("option", { value: code, lang: code }, t(`lang.${code}`))));
   select.value = currentLanguage();
+  document.getElementById("lang-code").textContent = currentLanguage().toUpperCase();
+}
+
+/** The header's last link: "Sign in" for a guest (or nobody yet), an account's username
+ * (to /account) once signed in. */
+function accountLink(player = cachedMe()) {
+  const a = document.getElementById("account-link");
+  const account = !!(player && player.account && player.username);
+  a.setAttribute("href", account ? "/account" : "/sign-in");
+  a.classList.toggle("signed-in", account);
+  const name = account ? player.username : t("signin.link");
+  a.querySelector(".account-name").textContent = name;
+  a.querySelector(".account-initial").textContent = account ? (Array.from(player.username)[0] || "?").toUpperCase() : "";
+  a.setAttribute("aria-label", account ? t("account.link_label", { name }) : name);
+  a.title = account ? t("account.link_label", { name }) : name;
 }
 
 async function start() {
@@ -88,9 +112,12 @@ async function start() {
   document.getElementById("lang").addEventListener("change", (event) => {
     setLanguage(event.target.value);
   });
+  accountLink();
+  onSession((player) => accountLink(player));
   onLanguageChange(() => {
     languageSwitch();
-    if (currentTitle) setPageTitle(t(currentTitle));
+    accountLink();
+    if (currentTitle) setPageTitle(t(currentTitle, currentWords));
     if (current && current.relabel) current.relabel();
   });
   for (const a of document.querySelectorAll("a[data-link]")) {
@@ -104,6 +131,8 @@ async function start() {
   window.addEventListener("basra:navigate", () => { currentKey = ""; render(); });
   await render();
   document.body.classList.add("ready");
+  // The account link as the server knows it (the lobby asks as it opens: the same answer).
+  me().catch(() => null);
 }
 
 start();

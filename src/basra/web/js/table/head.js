@@ -1,4 +1,4 @@
-// The table's top: the head (variant, round, target, sets, carry; the sound's mute, the
+// The table's top: the head (variant, Rated, round, target, sets, carry; the sound's mute, the
 // rules over the table, fairness, the hint, resign, the lobby) and the score bar
 // (each side's total, pile and basras).
 
@@ -18,6 +18,7 @@ export function renderHead(st) {
   const variant = variantOf(tb.variant);
   const sets = variant ? variant.sets_to_win : 1;
   const bits = [h("span", { class: "variant-name" }, t(`variant.${tb.variant}.name`))];
+  if (tb.rated) bits.push(h("span", { class: "chip rated-chip", dataset: { rated: "" } }, t("rated.badge")));
   if (v.round > 0) bits.push(h("span", { class: "chip" }, t("table.round", { n: num(v.round) })));
   bits.push(h("span", { class: "chip" }, sets > 1 ? t("table.target_set", { n: num(v.target) }) : t("table.target", { n: num(v.target) })));
   if (sets > 1) bits.push(h("span", { class: "chip" }, t("table.sets", { sets: v.sets.map(num).join("–"), n: num(sets) })));

@@ -1,5 +1,6 @@
 // The overlays: a round's summary (its breakdown, the page's fairness verdict; while the
-// next round waits, Continue, the countdown and who is still looking) and the match end (winner, totals, the last round, rematch,
+// next round waits, Continue, the countdown and who is still looking) and the match end
+// (winner, totals, each player's rating change in a rated match, the last round, rematch,
 // the record; who resigned). Buttons act through data-action ("ready", "close-overlay", "rematch",
 // "fair-details", "nav").
 
@@ -7,10 +8,11 @@ import { h } from "../dom.js";
 import { t, num } from "../i18n.js";
 import { recordUrl } from "../api.js";
 import { playerName } from "../ui.js";
+import { signedNumber, signedTag } from "../cards.js";
 import { roundBreakdown } from "../scoring.js";
 import { mySide, myTurn, nextRoundInfo, readied, table, view } from "../state.js";
 import { breakdownTable } from "./breakdown.js";
-import { sideName, trophy } from "./names.js";
+import { seatName, sideName, trophy } from "./names.js";
 import { verdictDetail, verdictTitle } from "./fairpanel.js";
 
 function totalsTable(st, totals, winner) {
@@ -20,6 +22,25 @@ function totalsTable(st, totals, winner) {
   return h("table", { class: "totals-table" },
     h("caption", { class: "sr-only" }, t("end.final_scores")),
     h("tbody", null, rows));
+}
+
+/** A rated match's rating changes (table.result.ratings): "You 1512 +12" per player. */
+function ratingChanges(st) {
+  const result = table(st).result;
+  const changes = result && Array.isArray(result.ratings) ? result.ratings : [];
+  if (!changes.length) return null;
+  return h("section", { class: "end-ratings-box", "aria-labelledby": "end-ratings-title" },
+    h("h3", { id: "end-ratings-title" }, t("rated.end_title")),
+    h("ul", { class: "end-ratings" }, changes.map((r) => {
+      const name = seatName(st, r.seat);
+      const label = r.label || num(r.after);
+      const change = signedNumber(r.change);
+      return h("li", { class: ["end-rating", r.seat === st.seat && "mine"], dataset: { seat: String(r.seat), change: String(r.change) } },
+        h("span", { class: "sr-only" }, t("rated.end_line", { name, after: label, change })),
+        h("span", { class: "who", "aria-hidden": "true" }, name),
+        h("bdi", { class: "after", dir: "ltr", "aria-hidden": "true" }, label),
+        h("span", { "aria-hidden": "true" }, signedTag(r.change, r.change > 0 ? "up" : r.change < 0 ? "down" : null)));
+    })));
 }
 
 function matchEnd(st, o, breakdown) {
@@ -36,6 +57,7 @@ function matchEnd(st, o, breakdown) {
       tb.resigned === st.seat ? t("end.you_resigned") : t("end.resigned", { name: playerName(tb.players[tb.resigned], tb.players) })));
   }
   body.push(totalsTable(st, v.totals, v.winner));
+  body.push(ratingChanges(st));
   if (breakdown) body.push(h("details", { class: "last-round" }, h("summary", null, t("end.last_round", { n: num(breakdown.round) })), breakdownTable(st, breakdown)));
   const me = st.seat !== null ? tb.players[st.seat] : null;
   const asked = me && me.rematch;

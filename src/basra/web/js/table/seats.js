@@ -1,5 +1,6 @@
-// The players around the table: the other seats' plates (name, badges, cards in hand, pile,
-// the clock ring) and this seat's bar over the hand (status line, pile, the turn clock).
+// The players around the table: the other seats' plates (name and rating, badges, cards in
+// hand, pile, the clock ring) and this seat's bar over the hand (status line, pile, the turn
+// clock).
 
 import { h, s } from "../dom.js";
 import { t, num } from "../i18n.js";
@@ -8,6 +9,13 @@ import { sideOf } from "../variants.js";
 import { mySide, myTurn, table, view } from "../state.js";
 import { botIcon, eyeIcon, pileIcon, seatName } from "./names.js";
 import { clockInfo } from "./clock.js";
+
+/** A player's rating beside the name ("1532", "1500?"), when the table has one for them. */
+export function ratingTag(player) {
+  const label = player && player.rating ? player.rating.label : null;
+  // A space, not a margin: the tag's own direction is left to right in every language.
+  return label ? [" ", h("bdi", { class: "seat-rating", dir: "ltr", title: t("rated.rating_label", { label }) }, label)] : null;
+}
 
 export function avatar(st, seat, player, now) {
   const name = playerName(player, table(st).players);
@@ -45,7 +53,7 @@ function plate(st, seat, player, now) {
   },
   avatar(st, seat, player, now),
   h("div", { class: "plate-info" },
-    h("div", { class: "plate-name" }, name),
+    h("div", { class: "plate-name" }, name, ratingTag(player)),
     h("div", { class: "plate-badges" }, badges)),
   h("div", { class: "plate-cards" },
     backs,
@@ -97,7 +105,7 @@ export function renderMe(st, { now = 0 } = {}) {
   return root(
     h("div", { class: ["me-who", myTurn(st) && "turn"] },
       avatar(st, st.seat, player, now),
-      h("span", { class: "me-name" }, playerName(player, tb.players)),
+      h("span", { class: "me-name" }, playerName(player, tb.players), ratingTag(player)),
       v.dealer === st.seat ? h("span", { class: "badge dealer", title: t("seat.dealer") }, t("seat.dealer_short")) : null),
     h("div", { class: "me-status", role: "status" }, statusLine(st)),
     h("div", { class: "me-pile", dataset: { pileSeat: String(st.seat) }, title: t("score.pile"), "aria-label": t("score.pile_count", { count: pile, n: pile }) }, pileIcon(), num(pile)),

@@ -1,0 +1,97 @@
+// /leaderboard and /leaderboard/VARIANT: the top 100 of a variant from
+// GET /api/leaderboard/VARIANT (established ratings, deviation under 75, of accounts that
+// played a rated game in the last 30 days). A tab per variant; each row links to the
+// player's profile.
+
+import { h, replace } from "./dom.js";
+import { num, t } from "./i18n.js";
+import * as apiModule from "./api.js";
+import { defaultVariant, variantNames } from "./variants.js";
+import { link, loadStyle, setPageTitle, spinner } from "./ui.js";
+
+const STYLE = new URL("../css/profile.css", import.meta.url);
+
+function myUsername() {
+  const mine = typeof apiModule.cachedMe === "function" ? apiModule.cachedMe() : null;
+  return mine && mine.username ? String(mine.username).toLocaleLowerCase() : "";
+}
+
+export function mount(container, params) {
+  const asked = String(params.variant || "");
+  const known = variantNames();
+  const unknown = asked !== "" && !known.includes(asked.toLowerCase());
+  const variant = known.includes(asked.toLowerCase()) ? asked.toLowerCase() : defaultVariant();
+  let board = null;
+  let failed = false;
+  let alive = true;
+  container.classList.add("page", "leaderboard-page");
+
+  const render = () => {
+    if (!alive) return;
+    const name = t(`variant.${variant}.name`);
+    setPageTitle(t("leaderboard.page_title", { variant: name }));
+    let body;
+    if (unknown) body = h("p", { class: "field-error", role: "alert" }, t("leaderboard.unknown", { name: asked }));
+    else if (failed) body = h("p", { class: "field-error", role: "alert" }, t("error.generic"));
+    else if (board === null) body = h("p", { class: "muted" }, spinner(), " ", t("lobby.loading"));
+    else if (!board.players.length) body = h("p", { class: "muted profile-none leaderboard-empty" }, t("leaderboard.empty"));
+    else body = table(board, name);
+    replace(container,
+      h("h1", null, t("leaderboard.title")),
+      h("nav", { class: "variant-tabs", "aria-label": t("leaderboard.variants") },
+        known.map((v) => link(`/leaderboard/${v}`, {
+          class: ["tab", v === variant && !unknown && "on"],
+          "aria-current": v === variant && !unknown ? "page" : undefined,
+        }, t(`variant.${v}.name`)))),
+      unknown ? null : h("p", { class: "lead" }, t("leaderboard.intro", { variant: name })),
+      body);
+  };
+
+  render();
+  if (!unknown) {
+    (async () => {
+      try {
+        const [answer] = await Promise.all([
+          apiModule.request("GET", `/api/leaderboard/${encodeURIComponent(variant)}`), loadStyle(STYLE)]);
+        board = answer;
+      } catch {
+        failed = true;
+      }
+      render();
+    })();
+  } else {
+    loadStyle(STYLE);
+  }
+  // Who is signed in may be known only later (their row is marked).
+  const unlisten = typeof apiModule.onSession === "function" ? apiModule.onSession(() => render()) : null;
+  return {
+    unmount() {
+      alive = false;
+      if (unlisten) unlisten();
+    },
+    relabel: render,
+  };
+}
+
+function table(board, variantName) {
+  const me = myUsername();
+  return h("div", { class: "board-wrap" },
+    h("table", { class: "board" },
+      h("caption", { class: "sr-only" }, t("leaderboard.caption", { variant: variantName })),
+      h("thead", null, h("tr", null,
+        h("th", { scope: "col", class: "rank" }, h("abbr", { title: t("leaderboard.rank_label") }, t("leaderboard.rank"))),
+        h("th", { scope: "col", class: "who" }, t("leaderboard.player")),
+        h("th", { scope: "col", class: "num" }, t("leaderboard.rating")),
+        h("th", { scope: "col", class: "num" }, t("leaderboard.games")))),
+      h("tbody", null, board.players.map((p) => h("tr", {
+        class: me && p.username.toLocaleLowerCase() === me ? "me" : null,
+        dataset: { username: p.username },
+      },
+        h("td", { class: "rank" }, num(p.rank)),
+        h("th", { scope: "row", class: "who" },
+          link(`/players/${encodeURIComponent(p.username)}`, { class: "board-name" }, h("bdi", null, p.nickname)),
+          p.nickname.toLocaleLowerCase() === p.username.toLocaleLowerCase() ? null
+            : h("span", { class: "board-username muted" }, h("bdi", null, p.username))),
+        h("td", { class: "num rating" }, h("bdi", { dir: "ltr" }, String(p.rating))),
+        h("td", { class: "num" }, num(p.games)))))));
+}
