@@ -202,8 +202,10 @@ def test_a_player_who_drops_is_played_by_the_bot_and_the_result_counts(
         try:
             state = await omar.until(lambda s: s["table"]["phase"] == "playing", 15)
             omar_seat = state["you"]
-            await omar.until(lambda s: s["view"]["hand"] != [], 15)
-            await omar.close()  # gone for good: the bot plays the seat
+            mine = await omar.until(omar.my_turn, 15)  # Omar plays once, then is gone for
+            await omar.play_legal(0)                   # good: the bot plays his seat
+            await omar.until(lambda s: s["version"] > mine["version"])
+            await omar.close()
             final = await play_out(amira)
         finally:
             await amira.close()
@@ -212,6 +214,28 @@ def test_a_player_who_drops_is_played_by_the_bot_and_the_result_counts(
         assert result["ratings"][omar_seat]["after"] == round(after[omar_seat].rating)
         rating = (await me(base, http, omar))["ratings"]["egyptian"]
         assert rating["games"] == 1 and rating["rating"] == round(after[omar_seat].rating)
+
+    serve(backend, scenario)
+
+
+def test_a_player_who_never_plays_leaves_the_match_unrated(backend: Backend) -> None:
+    """Matched, but gone before a play of their own: the bot plays the seat to the end,
+    and the match is aborted, not rated."""
+    async def scenario(base: str, http: httpx.AsyncClient) -> None:
+        amira = await account(base, http, "Amira")
+        omar = await account(base, http, "Omar")
+        ticket = await quick_pair(base, http, amira, omar)
+        await amira.connect(ticket["table"])
+        await omar.connect(ticket["table"])
+        try:
+            await omar.until(lambda s: s["view"]["hand"] != [], 15)
+            await omar.close()
+            final = await play_out(amira)
+        finally:
+            await amira.close()
+        result = final["table"]["result"]
+        assert result["aborted"] is True and "ratings" not in result
+        assert (await me(base, http, omar))["ratings"] == {}
 
     serve(backend, scenario)
 

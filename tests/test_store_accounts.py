@@ -153,6 +153,12 @@ def test_a_rated_match_moves_both_ratings_as_glicko_2_says(url: str) -> None:
         assert amal.rating == pytest.approx(first.rating)
         assert amal.deviation == pytest.approx(first.deviation)
         assert amal.volatility == pytest.approx(first.volatility) and amal.games == 1
+        # finishing it again (a retry) rates nothing twice and answers the stored result
+        again = await store.finish_table("t1", {"winner": 1, "totals": [0, 121]},
+                                         RatedGame("egyptian", ("p1", "p2"), 0.0))
+        assert again == result
+        (amal,) = await store.ratings("p1")
+        assert amal.games == 1 and amal.rating == pytest.approx(first.rating)
         # a second match: the stored ratings are the start, each side's own
         await two_accounts(store, "t2")
         await store.finish_table("t2", {"winner": None, "totals": [121, 121]},

@@ -71,8 +71,8 @@ class TableFlow:
         self.result: dict[str, Any] | None = row.result if row.status == "finished" else None
         """The finished match's result as stored (with its rating changes if rated)."""
         self.played: set[int] = set()
-        """The seats that have made a play in this match (a rated match resigned before
-        both have is aborted, not rated)."""
+        """The seats whose players have made a play themselves in this match (not their
+        bot): a rated match that ends before both have is aborted, not rated."""
         now = time.monotonic()
         for seat in seats:
             if seat.human:  # nobody waits on a player who is not here: dropped from the start
@@ -96,7 +96,8 @@ class TableFlow:
             self.driver.deal(seed=r.client_seed)
             for p in plays_by_round.get(r.number, []):
                 self.driver.apply(p.seat, Play(parse_card(p.card), parse_card_set(p.take)))
-                self.played.add(p.seat)
+                if not p.by_bot:
+                    self.played.add(p.seat)
         resigned = (log_.table.result or {}).get("resigned")
         if isinstance(resigned, int) and self.driver.match.winner is None:
             self.driver.resign(resigned)
@@ -241,7 +242,8 @@ class TableFlow:
                       tuple(names_of(move.take)), by_bot, datetime.now(UTC))
         await self.store.add_play(self.row.id, row)
         self.driver.apply(seat, move, after)
-        self.played.add(seat)
+        if not by_bot:
+            self.played.add(seat)
         player = self.seats[seat]
         if player.human:  # what a bot played for a player is told when they are back
             player.note_play(row.round_number, row.card, list(row.take), by_bot)
@@ -278,7 +280,8 @@ class TableFlow:
 
     def rated_game(self, match: Match) -> RatedGame | None:
         """What rating the decided ``match`` needs: a rated table's two players, if both
-        are people and both have played (before that it is aborted)."""
+        are people and each has made a play of their own (else it is aborted: a player who
+        never played, their bot playing for them from the start, is not rated)."""
         players = [s.player_id for s in self.seats]
         if not self.row.rated or len(players) != 2 or self.played != {0, 1}:
             return None

@@ -645,6 +645,11 @@ class SqlStore(Store):
             return result
 
         async def op(connection: AsyncConnection) -> dict[str, Any]:
+            before = (await connection.execute(select(tables.c.status, tables.c.result)
+                                               .where(tables.c.id == table_id))).first()
+            if before is not None and before.status == "finished":  # rated once only
+                kept: dict[str, Any] = before.result or result
+                return kept
             finished = now()
             stored = {**result, "ratings": await rate(connection, table_id, rated, finished)}
             done = await connection.execute(
