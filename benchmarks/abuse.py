@@ -1,4 +1,5 @@
-"""Abuse: what a flooding spectator or sockets that never read cost a seated player.
+"""Abuse: what a flooding spectator, sockets that never read or a storm of sign-ins cost a
+seated player.
 
 Starts a real ``basra serve`` (SQLite in a temporary directory, the default limits) on a
 free loopback port. A guest plays whole matches against the random bot at a quick human's
@@ -9,10 +10,16 @@ that shows it (the ``played`` message) is one sample. Three runs, each ``--secon
 - ``flood``: a spectator of the same table sends ``--flood`` messages as fast as it can,
   opening a new socket whenever the server closes one for flooding;
 - ``stalled``: ``--stalled`` raw sockets watch the table, do the websocket handshake with a
-  tiny receive buffer and never read a byte.
+  tiny receive buffer and never read a byte;
+- ``sign-ins``: ``--sign-ins`` clients at once try passwords, as fast as the server answers,
+  each for names of its own (a new name every attempt, so no account's limit stops them)
+  and from addresses of its own (the server trusts loopback as a proxy, so
+  ``X-Forwarded-For`` names them; a new address whenever one is limited): every attempt
+  costs the server an argon2id check.
 
 The report gives p50 and p99 per run, how many flood messages were sent and how often the
-flooder was closed, and how long the stalled sockets took to be let go. Traffic goes to
+flooder was closed, how long the stalled sockets took to be let go, and how many sign-ins
+were answered (and how many of those were refused by the limits). Traffic goes to
 127.0.0.1 only, and every loop is bounded.
 
     .venv/bin/python benchmarks/abuse.py --seconds 20
@@ -80,9 +87,12 @@ async def player(base: str, token: str, table: str, seconds: float, pace: float,
                 started = time.monotonic()
                 await ws.send(json.dumps({"type": "play", "version": sent,
                                           "card": play["card"], "take": play["take"]}))
-                while (await next_state(ws, held, stop_at))["version"] <= sent:
-                    pass
+                answer = await next_state(ws, held, stop_at)
+                while answer["version"] <= sent:
+                    answer = await next_state(ws, held, stop_at)
                 samples.append((time.monotonic() - started) * 1000)
+                if answer["table"]["status"] == "finished":  # the play ended the match
+                    break
             else:
                 return
             await ws.send(json.dumps({"type": "rematch"}))
@@ -111,6 +121,35 @@ async def flooder(url: str, count: int, report: dict[str, Any]) -> None:
     report.update(flood_sent=sent, flooder_closed=closes)
 
 
+async def sign_in_storm(base: str, clients: int, seconds: float,
+                        report: dict[str, Any]) -> None:
+    """``clients`` loops of wrong-password sign-ins for ``seconds``."""
+    async with httpx.AsyncClient(timeout=30) as http:
+        r = await http.post(f"{base}/api/guests", json={"nickname": "Target"})
+        token = r.json()["token"]
+        await http.post(f"{base}/api/account", headers={"Authorization": f"Bearer {token}"},
+                        json={"username": "target", "password": "the real password"})
+        stop_at = time.monotonic() + seconds
+        counts = {"answered": 0, "limited": 0}
+
+        async def one(n: int) -> None:
+            address = attempt = 0
+            while time.monotonic() < stop_at:
+                forwarded = f"10.{n}.{address // 250}.{address % 250 + 1}"
+                attempt += 1
+                name = "target" if attempt % 10 == 0 else f"guess-{n}-{attempt}"
+                r = await http.post(f"{base}/api/sessions",
+                                    headers={"X-Forwarded-For": forwarded},
+                                    json={"username": name, "password": "wrong guess"})
+                counts["answered"] += 1
+                if r.status_code == 429:
+                    counts["limited"] += 1
+                    address += 1
+
+        await asyncio.gather(*(one(n) for n in range(clients)))
+    report.update(sign_ins=counts["answered"], sign_ins_limited=counts["limited"])
+
+
 async def sockets_held(base: str) -> int:
     async with httpx.AsyncClient() as http:
         held: int = (await http.get(f"{base}/health")).json()["memory"]["sockets"]
@@ -135,6 +174,8 @@ async def scenario(base: str, kind: str, args: argparse.Namespace) -> dict[str, 
     playing = asyncio.create_task(player(base, token, table, args.seconds, args.pace, samples))
     if kind == "flood":
         await flooder(url, args.flood, report)
+    if kind == "sign-ins":
+        await sign_in_storm(base, args.sign_ins, args.seconds, report)
     await playing
     if stalled:  # how long until the server let every stalled socket go
         while await sockets_held(base) > 0 and time.monotonic() - started < 120:
@@ -148,9 +189,9 @@ async def scenario(base: str, kind: str, args: argparse.Namespace) -> dict[str, 
 
 
 async def run(args: argparse.Namespace) -> list[dict[str, Any]]:
-    async with basra_serve("--bot-delay", "0") as served:
+    async with basra_serve("--bot-delay", "0", "--trusted-proxy", "127.0.0.1") as served:
         return [await scenario(served.base, kind, args)
-                for kind in ("quiet", "flood", "stalled")]
+                for kind in ("quiet", "flood", "stalled", "sign-ins")]
 
 
 def options(parser: argparse.ArgumentParser) -> None:
@@ -159,6 +200,8 @@ def options(parser: argparse.ArgumentParser) -> None:
                         help="seconds between a state and the guest's play (default 0.1)")
     parser.add_argument("--flood", type=int, default=60_000)
     parser.add_argument("--stalled", type=int, default=5)
+    parser.add_argument("--sign-ins", type=int, default=16,
+                        help="clients trying wrong passwords at once (default 16)")
 
 
 def report(results: list[dict[str, Any]]) -> None:
@@ -168,6 +211,9 @@ def report(results: list[dict[str, Any]]) -> None:
             extra = f"  flood {r['flood_sent']} messages, flooder closed {r['flooder_closed']}"
         if "stalled_gone_after_s" in r:
             extra = f"  stalled sockets gone after {r['stalled_gone_after_s']} s"
+        if "sign_ins" in r:
+            extra = (f"  {r['sign_ins']} sign-ins answered, {r['sign_ins_limited']} of them "
+                     "refused by the limits")
         print(f"{r['run']:>8}: {r['plays']} plays  p50 {r['p50_ms']} ms  p99 {r['p99_ms']} ms  "
               f"max {r['max_ms']} ms{extra}")
 

@@ -51,7 +51,7 @@ T = TypeVar("T")
 BACKENDS = ("sqlite", "postgresql")
 FAST = {"seed_window_seconds": 0.0, "summary_seconds": 0.0, "bot_delay_seconds": 0.0,
         "grace_seconds": 0.3, "clock_seconds": 30.0, "quick_match_bot_offer_seconds": 0.5,
-        "pairing_seconds": 0.05,
+        "pairing_seconds": 0.05, "views_fresh_seconds": 0.0,
         "limits": Limits.unlimited()}
 """Settings that keep the tests quick: no seed window or summary wait, bots at once, a short
 grace, and no per-address limits (every client is on loopback; the limits have tests of

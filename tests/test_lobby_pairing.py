@@ -12,7 +12,7 @@ from sqlalchemy import insert
 
 from basra.server.config import Settings
 from basra.server.lobby import Lobby
-from basra.store import SqlStore, Store, open_store
+from basra.store import SqlStore, Store, StoreError, open_store
 from basra.store.base import PlayerRow
 from basra.store.schema import ratings
 from server_harness import FAST
@@ -98,5 +98,30 @@ def test_two_accounts_meet_rated_and_a_guest_waits_for_its_own(tmp_path: Path) -
         assert await lobby.pair_pools() == 1
         assert waits[1].table_id == third.table_id is not None and not third.rated
         assert waits[0].table_id is None
+
+    with_lobby(tmp_path, scenario)
+
+
+def test_a_table_that_cannot_be_made_leaves_both_waiting(tmp_path: Path) -> None:
+    """The store refuses the new table once: both tickets stay in the pool and are paired
+    at the next pass."""
+    async def scenario(store: Store, lobby: Lobby) -> None:
+        amira, badr = await players(store, "Amira", "Badr")
+        tickets = [await lobby.quick_match(p, "egyptian") for p in (amira, badr)]
+        create = lobby._create
+        failures = [1]
+
+        async def failing(*args: object, **kwargs: object) -> object:
+            if failures:
+                failures.pop()
+                raise StoreError("cannot create table: the database is down")
+            return await create(*args, **kwargs)  # type: ignore[arg-type]
+
+        lobby._create = failing  # type: ignore[method-assign]
+        assert await lobby.pair_pools() == 0
+        assert all(t.table_id is None for t in tickets)
+        assert [t.id for t in lobby.queues["egyptian"]] == [t.id for t in tickets]
+        assert await lobby.pair_pools() == 1
+        assert tickets[0].table_id == tickets[1].table_id is not None
 
     with_lobby(tmp_path, scenario)

@@ -83,7 +83,8 @@ def basra_server(data_dir: Path, *extra: str) -> Iterator[str]:
     log = (data_dir / "serve.log").open("wb")
     command = [sys.executable, "-m", "basra", "serve", "--port", str(port),
                "--data-dir", str(data_dir), "--seed-window", "1", "--bot-delay", "0.2",
-               "--grace", "1", "--bot-offer", "2", "--log-level", "warning", *extra]
+               "--grace", "1", "--bot-offer", "2", "--views-fresh", "0",
+               "--log-level", "warning", *extra]
     process = subprocess.Popen(command, stdout=log, stderr=subprocess.STDOUT,
                                stdin=subprocess.DEVNULL)
     base = f"http://127.0.0.1:{port}"

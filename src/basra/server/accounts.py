@@ -101,9 +101,30 @@ def clean_username(raw: object) -> str:
     basra.server.accounts.UsernameError: a username must be 2 to 20 characters long
     """
     try:
-        return clean_nickname(raw)
+        name = clean_nickname(raw)
     except NicknameError as exc:
         raise UsernameError(exc.message.replace("nickname", "username")) from None
+    if len(scripts_of(name)) > 1:
+        raise UsernameError("a username keeps to one alphabet (no Latin and Cyrillic "
+                            "letters mixed, say): it must not pass for another's")
+    return name
+
+
+def scripts_of(name: str) -> set[str]:
+    """The alphabets of a name's letters, by the first word of each letter's Unicode name
+    (``LATIN``, ``CYRILLIC``, ``GREEK``, ``ARABIC``...): a name that mixes them can look
+    like someone else's (``Аmira`` with a Cyrillic ``А``).
+
+    >>> sorted(scripts_of("Amira_77")), sorted(scripts_of("\u0410mira"))
+    (['LATIN'], ['CYRILLIC', 'LATIN'])
+    """
+    scripts = {unicodedata.name(ch, "?").split(" ")[0] for ch in name
+               if unicodedata.category(ch).startswith("L")}
+    return {"CJK" if script in JAPANESE else script for script in scripts}
+
+
+JAPANESE = frozenset({"CJK", "HIRAGANA", "KATAKANA"})
+"""Alphabets written together as one (Japanese: kanji with kana)."""
 
 
 def username_key(name: str) -> str:

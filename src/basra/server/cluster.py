@@ -83,8 +83,17 @@ class Cluster:
         self.tasks: list[asyncio.Task[None]] = []
         for kind, handler in (("attach", self._on_attach), ("in", self._on_in),
                               ("detach", self._on_detach), ("call", self._on_call),
-                              ("out", self._on_out), ("close", self._on_close)):
+                              ("out", self._on_out), ("close", self._on_close),
+                              ("signed_out", self._on_signed_out)):
             self.relay.on(kind, handler)
+
+    async def _on_signed_out(self, data: dict[str, Any]) -> None:
+        """Another node ended sessions: close their sockets here too."""
+        if self.lobby is not None:
+            session, keep = data.get("session"), data.get("keep")
+            self.lobby.signed_in.end(str(data.get("player")),
+                                     None if session is None else str(session),
+                                     None if keep is None else str(keep))
 
     @classmethod
     def connect(cls, settings: Settings) -> Cluster:

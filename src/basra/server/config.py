@@ -31,6 +31,12 @@ class Limits:
     sign_ins_per_account: int = 8
     """Failed sign-ins to one account in ``sign_in_window_seconds`` (from anywhere)."""
     sign_in_window_seconds: float = 900.0
+    exports_per_minute: float = 1.0
+    """Data exports (GET /api/account/export) one player may ask for a minute."""
+    views_per_minute: float = 120.0
+    view_burst: int = 60
+    """Profiles and leaderboards one address may ask for (a burst, then this many a
+    minute): public, and each costs a few queries."""
     max_body_bytes: int = 16 * 1024
     """Largest HTTP request body; a larger one is answered 413."""
     trusted_proxies: tuple[str, ...] = ()
@@ -45,7 +51,8 @@ class Limits:
         return cls(messages_per_second=10_000, message_burst=10_000, flood_close=big,
                    guests_per_minute=big, guest_burst=big, tables_per_minute=big,
                    table_burst=big, sockets_per_address=big, sign_ins_per_address=big,
-                   sign_ins_per_account=big)
+                   sign_ins_per_account=big, exports_per_minute=big,
+                   views_per_minute=big, view_burst=big)
 
 
 @dataclass(frozen=True, slots=True)
@@ -109,6 +116,8 @@ class Settings:
     """Freeze the garbage collector's survivors every second and collect fully now and
     then (:mod:`basra.server.gc_pacing`): ``basra serve`` does; the tests' servers in one
     process with pytest do not."""
+    views_fresh_seconds: float = 10.0
+    """How long a profile's or leaderboard's answer is served again as it is."""
     pairing_seconds: float = 2.0
     """How often quick match pairs each variant's pool (:mod:`basra.server.pairing`)."""
     passkey_rp_id: str | None = None

@@ -5,6 +5,7 @@ session, or as an account."""
 
 from __future__ import annotations
 
+import asyncio
 from dataclasses import dataclass, field
 from typing import Annotated
 
@@ -16,7 +17,7 @@ from basra.server.accounts import SignInLimiter
 from basra.server.auth import token_hash
 from basra.server.config import Limits, Settings
 from basra.server.errors import ApiError
-from basra.server.limits import AddressLimit, SocketCounts
+from basra.server.limits import AddressBuckets, AddressLimit, SocketCounts
 from basra.server.lobby import Lobby
 from basra.store.base import PlayerRow, SessionRow, Store
 
@@ -32,6 +33,12 @@ class Guards:
     """Failed sign-ins per address and per account (password and passkey)."""
     challenges: AddressLimit = field(default_factory=lambda: _challenges(Limits()))
     """Passkey challenges handed out (each is a stored row), as many as new tables."""
+    exports: AddressBuckets = field(default_factory=lambda: AddressBuckets(1.0, 1))
+    """Data exports, keyed by player: one a minute."""
+    exporting: asyncio.Semaphore = field(default_factory=lambda: asyncio.Semaphore(1))
+    """One export streams at a time (each rebuilds records); the next waits its turn."""
+    views: AddressLimit = field(default_factory=lambda: _views(Limits()))
+    """Profiles and leaderboards asked for, per address."""
 
     @classmethod
     def of(cls, settings: Settings) -> Guards:
@@ -39,12 +46,19 @@ class Guards:
         return cls(AddressLimit("new guests", limits.guests_per_minute, limits.guest_burst),
                    AddressLimit("new tables", limits.tables_per_minute, limits.table_burst),
                    SocketCounts(limits.sockets_per_address),
-                   _sign_ins(limits), _challenges(limits))
+                   _sign_ins(limits), _challenges(limits),
+                   AddressBuckets(limits.exports_per_minute, 1), asyncio.Semaphore(1),
+                   _views(limits))
 
 
 def _sign_ins(limits: Limits) -> SignInLimiter:
     return SignInLimiter(limits.sign_ins_per_address, limits.sign_ins_per_account,
                          limits.sign_in_window_seconds)
+
+
+def _views(limits: Limits) -> AddressLimit:
+    return AddressLimit("profile and leaderboard views", limits.views_per_minute,
+                        limits.view_burst)
 
 
 def _challenges(limits: Limits) -> AddressLimit:

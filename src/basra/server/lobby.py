@@ -24,7 +24,9 @@ from basra.server.config import Settings
 from basra.server.errors import Refusal
 from basra.server.pairing import Seeker, pair
 from basra.server.quick_queue import RedisQueue
+from basra.server.relay import EVERY_NODE
 from basra.server.seats import SeatError
+from basra.server.signed_in import SignedIn
 from basra.server.table import Table
 from basra.store.base import PlayerRow, SeatRow, Store, TableKind, TableRow
 
@@ -114,6 +116,8 @@ class Lobby:
         self.queue: RedisQueue | None = None
         """Cluster mode's quick-match queues (in Redis), else None: the ones here."""
         self.pairer: asyncio.Task[None] | None = None
+        self.signed_in = SignedIn()
+        """The open sockets of each session (closed when it ends: :meth:`sign_out`)."""
         self.last_opponent: dict[str, str] = {}
         """Whom each player was last paired with by quick match (one process)."""
 
@@ -249,6 +253,23 @@ class Lobby:
         table.thinking.pool = self.bots
         self.tables[table.row.id] = table
         table.start()
+
+    # ------------------------------------------------------------------ sessions
+
+    def sign_out(self, player_id: str, session_id: str | None = None,
+                 keep: str | None = None, *, forget: bool = False) -> None:
+        """Sessions ended (one, or all of the player's but ``keep``): their open sockets
+        close here and, in cluster mode, on every node; with ``forget`` (the account is
+        deleted) the player's quick-match tickets go too."""
+        self.signed_in.end(player_id, session_id, keep)
+        if forget:
+            for ticket in [t for t in self.tickets.values() if t.player.id == player_id]:
+                self._leave(ticket)
+                del self.tickets[ticket.id]
+        if self.cluster is not None:
+            self.cluster.relay.publish(EVERY_NODE, {
+                "k": "signed_out", "player": player_id, "session": session_id,
+                "keep": keep})
 
     # ------------------------------------------------------------------ tables
 
@@ -468,11 +489,16 @@ class Lobby:
                     a, b = waiting[first.id], waiting[second.id]
                     if b.since < a.since:  # the longer waiting sits first
                         a, b = b, a
+                    rated = rated_pair([a.player, b.player])
+                    try:
+                        table = await self._create("quick", TableOptions(variant, rated=rated),
+                                                   [a.player, b.player])
+                    except Exception:  # e.g. the store is down: both wait on, paired later
+                        log.exception("quick match: a table for %s could not be made",
+                                      variant)
+                        continue
                     queue.remove(a)
                     queue.remove(b)
-                    rated = rated_pair([a.player, b.player])
-                    table = await self._create("quick", TableOptions(variant, rated=rated),
-                                               [a.player, b.player])
                     self.last_opponent[a.player.id] = b.player.id
                     self.last_opponent[b.player.id] = a.player.id
                     for t in (a, b):

@@ -39,6 +39,8 @@ SECONDS_OPTIONS = (
     ("--bot-offer", 20.0, "quick-match wait before a bot is offered (default 20)"),
     ("--rematch-window", 60.0, "seconds a finished table stays in memory for a rematch "
                                "(default 60); then it is served from the database"),
+    ("--views-fresh", 10.0, "seconds a profile's or leaderboard's answer is served again "
+                            "as it is (default 10)"),
 )
 """The options that take seconds: flag, default, help."""
 
@@ -98,6 +100,7 @@ def settings_from(args: argparse.Namespace) -> Settings:
                     bot_workers=args.bot_workers, redis_url=args.redis,
                     redis_prefix=args.redis_prefix, gc_pacing=True,
                     passkey_rp_id=args.passkey_rp_id,
+                    views_fresh_seconds=args.views_fresh,
                     passkey_origins=tuple(args.passkey_origin))
 
 

@@ -46,3 +46,20 @@ def friendly_name(language: str | None = None) -> str:
     adjective, animal = secrets.choice(adjectives), secrets.choice(animals)
     words = f"{adjective} {animal}" if first else f"{animal} {adjective}"
     return f"{words} {10 + secrets.randbelow(90)}"
+
+
+def generated(nickname: str) -> bool:
+    """Whether ``nickname`` is one :func:`friendly_name` could have made (a name the
+    player never chose: claiming an account replaces it with the username).
+
+    >>> generated("Swift Falcon 27"), generated("صقر سريع 40"), generated("Amira")
+    (True, True, False)
+    """
+    words = nickname.split(" ")
+    if len(words) != 3 or not (words[2].isascii() and words[2].isdigit()):
+        return False
+    for adjectives, animals, first in NAMES.values():
+        adjective, animal = (words[0], words[1]) if first else (words[1], words[0])
+        if adjective in adjectives and animal in animals and 10 <= int(words[2]) <= 99:
+            return True
+    return False

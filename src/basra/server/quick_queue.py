@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import logging
 import time
 from collections.abc import Awaitable, Callable
 from datetime import UTC, datetime
@@ -38,6 +39,8 @@ from basra.server.auth import new_id
 from basra.server.config import Settings
 from basra.server.pairing import Seeker, pair
 from basra.store.base import PlayerRow
+
+log = logging.getLogger("basra.quick_queue")
 
 POLL_SECONDS = 0.25
 """How often a waiting owner looks at their ticket (and says they are still there)."""
@@ -155,13 +158,13 @@ class RedisQueue:
             if not await lock.acquire():
                 continue  # another node pairs it now
             try:
-                made += await self._pair_pool(variant)
+                made += await self._pair_pool(variant, lock)
             finally:
                 with contextlib.suppress(LockError):
                     await lock.release()
         return made
 
-    async def _pair_pool(self, variant: str) -> int:
+    async def _pair_pool(self, variant: str, lock: Lock) -> int:
         now = time.time()
         tickets = {fields["player"]: (ticket_id, fields)
                    for ticket_id, fields in await self._tickets(variant)}
@@ -179,11 +182,17 @@ class RedisQueue:
             (a_id, a), (b_id, b) = tickets[first.id], tickets[second.id]
             if float(b["since"]) < float(a["since"]):  # the longer waiting sits first
                 (a_id, a), (b_id, b) = (b_id, b), (a_id, a)
-            for ticket_id in (a_id, b_id):
-                await self.redis.lrem(self._queue(variant), 0, ticket_id)
+            if not await lock.owned():  # a pass that outlived its lock stops here
+                break
             players = [PlayerRow(f["player"], f.get("nickname", ""), datetime.now(UTC),
                                  username=f.get("username") or None) for f in (a, b)]
-            table_id = await self.pair(players[0], players[1], variant)
+            try:
+                table_id = await self.pair(players[0], players[1], variant)
+            except Exception:  # e.g. the store is down: both stay queued, paired later
+                log.exception("quick match: a table for %s could not be made", variant)
+                continue
+            for ticket_id in (a_id, b_id):
+                await self.redis.lrem(self._queue(variant), 0, ticket_id)
             rated = all(p.account for p in players)
             for ticket_id in (a_id, b_id):
                 await self._write(ticket_id, {"table": table_id, "matched_at": repr(now),

@@ -75,6 +75,10 @@ class RemoteConnection:
         return self.queued >= count
 
 
+EVERY_NODE = "every"
+"""The channel every node listens on besides its own (node ids are hex: never this)."""
+
+
 class Relay:
     """One node's end of the pub/sub: its channel, the sender, the calls awaiting replies."""
 
@@ -96,7 +100,7 @@ class Relay:
 
     async def start(self) -> None:
         self.pubsub = self.redis.pubsub(ignore_subscribe_messages=True)
-        await self.pubsub.subscribe(self.channel(self.node))
+        await self.pubsub.subscribe(self.channel(self.node), self.channel(EVERY_NODE))
         self.tasks = [asyncio.create_task(self._listen(), name="relay listener"),
                       asyncio.create_task(self._send(), name="relay sender")]
 
@@ -114,7 +118,8 @@ class Relay:
     # ------------------------------------------------------------------ sending
 
     def publish(self, node: str, message: dict[str, Any]) -> None:
-        """Queue a message for ``node``; never awaits (the sender publishes it)."""
+        """Queue a message for ``node`` (:data:`EVERY_NODE`: for every node, this one
+        too); never awaits (the sender publishes it)."""
         self.outgoing.put_nowait((self.channel(node), orjson.dumps(message)))
 
     async def _send(self) -> None:

@@ -33,6 +33,10 @@ class UsernameTaken(StoreError):
     """Another account has this username (compared case-insensitively)."""
 
 
+class AlreadyClaimed(StoreError):
+    """The player is an account already (or deleted): it cannot be claimed again."""
+
+
 DELETED_NAME = "deleted player"
 """How a deleted account's seats are named from then on (its matches stay)."""
 
@@ -223,8 +227,11 @@ class HistoryRow:
     totals: tuple[int, ...]
     finished_at: datetime
     rated: bool = False
+    """Whether the match moved its players' ratings (a rated table's aborted match
+    did not)."""
     change: float | None = None
-    """This player's rating change, for a rated match."""
+    """This player's rating change, for a rated match: the whole rating after less the
+    whole rating before (the ``+12`` the match end showed)."""
     result: dict[str, Any] = field(default_factory=dict)
     """The stored result as it is (rounds, basras and points per side, ...)."""
     usernames: tuple[str | None, ...] = ()

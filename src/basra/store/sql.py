@@ -58,6 +58,7 @@ from basra.ratings import Rating, rate_game
 from basra.store.base import (
     DELETED_NAME,
     AccountRow,
+    AlreadyClaimed,
     ChallengeRow,
     DuplicatePlay,
     HistoryRow,
@@ -101,6 +102,8 @@ SQLITE_PRAGMAS = (
     "PRAGMA synchronous = FULL",
     "PRAGMA foreign_keys = ON",
 )
+SESSIONS_KEPT = 50
+"""The most sessions one player keeps (signed-in devices); a new one ends the oldest."""
 READ_ONLY = "basra_read_only"
 """Execution option of the connections that only read (SQLite begins them deferred)."""
 PING_TIMEOUT = 5.0
@@ -448,10 +451,12 @@ class SqlStore(Store):
                                       players.c.username.is_(None))
                 .values(username=username, username_key=key, password_hash=password_hash))
             if done.rowcount == 0:
-                raise StoreError(f"player {player_id} is not a guest that may be claimed")
+                raise AlreadyClaimed(f"player {player_id} is not a guest that may be claimed")
 
         try:
             await self._batched(f"claim account {player_id}", op)
+        except (UsernameTaken, AlreadyClaimed):
+            raise
         except StoreError as error:
             if isinstance(error.__cause__, IntegrityError):  # claimed at the same moment
                 raise UsernameTaken(f"the username {username!r} is taken") from error
@@ -483,11 +488,17 @@ class SqlStore(Store):
         await self._batched(f"delete account {player_id}", op)
 
     async def add_session(self, session: SessionRow, token_hash: str) -> None:
+        """A new session; past :data:`SESSIONS_KEPT` of the player's, the oldest end."""
         async def op(connection: AsyncConnection) -> None:
             await connection.execute(insert(sessions).values(
                 id=session.id, player_id=session.player_id, token_hash=token_hash,
                 kind=session.kind, created_at=aware(session.created_at, "created_at"),
                 user_agent=session.user_agent, address=session.address))
+            kept = (select(sessions.c.id).where(sessions.c.player_id == session.player_id)
+                    .order_by(sessions.c.created_at.desc(), sessions.c.id.desc())
+                    .limit(SESSIONS_KEPT))
+            await connection.execute(delete(sessions).where(
+                sessions.c.player_id == session.player_id, sessions.c.id.not_in(kept)))
 
         await self._batched(f"add session of player {session.player_id}", op)
 
@@ -559,11 +570,11 @@ class SqlStore(Store):
 
     async def take_challenge(self, challenge_id: str) -> ChallengeRow | None:
         async def op(connection: AsyncConnection) -> ChallengeRow | None:
-            row = (await connection.execute(
-                select(challenges).where(challenges.c.id == challenge_id))).first()
+            row = (await connection.execute(  # taken and deleted in one statement: once
+                delete(challenges).where(challenges.c.id == challenge_id)
+                .returning(*challenges.c))).first()
             if row is None:
                 return None
-            await connection.execute(delete(challenges).where(challenges.c.id == challenge_id))
             return ChallengeRow(row.id, bytes(row.challenge), row.purpose, row.player_id,
                                 row.expires_at)
 
@@ -645,13 +656,15 @@ class SqlStore(Store):
             return result
 
         async def op(connection: AsyncConnection) -> dict[str, Any]:
-            before = (await connection.execute(select(tables.c.status, tables.c.result)
-                                               .where(tables.c.id == table_id))).first()
+            before = (await connection.execute(
+                select(tables.c.status, tables.c.result).where(tables.c.id == table_id)
+                .with_for_update())).first()
             if before is not None and before.status == "finished":  # rated once only
                 kept: dict[str, Any] = before.result or result
                 return kept
             finished = now()
-            stored = {**result, "ratings": await rate(connection, table_id, rated, finished)}
+            rates = await rate(connection, table_id, rated, finished)
+            stored = result if rates is None else {**result, "ratings": rates}
             done = await connection.execute(
                 update(tables).where(tables.c.id == table_id).values(
                     status="finished", result=stored, finished_at=finished))
@@ -764,8 +777,8 @@ class SqlStore(Store):
     async def history(self, player_id: str, limit: int = 50) -> list[HistoryRow]:
         finished = func.coalesce(tables.c.finished_at, tables.c.created_at)
         query = (select(tables, func.min(table_seats.c.seat).label("my_seat"),
-                        func.max(table_seats.c.rating_after - table_seats.c.rating_before)
-                        .label("change"))
+                        func.max(table_seats.c.rating_before).label("before"),
+                        func.max(table_seats.c.rating_after).label("after"))
                  .join(table_seats, table_seats.c.table_id == tables.c.id)
                  .where(table_seats.c.player_id == player_id, tables.c.status == "finished")
                  .group_by(tables.c.id)
@@ -783,14 +796,21 @@ class SqlStore(Store):
 
 
 async def rate(connection: AsyncConnection, table_id: str, game: RatedGame,
-               finished: datetime) -> list[dict[str, Any]]:
+               finished: datetime) -> list[dict[str, Any]] | None:
     """Rate a finished two-player match inside its finishing transaction: both players'
-    ratings as stored now (their deviations grown with the days since each last played),
-    the new ones stored, and each seat's before and after kept with the match. Returns
-    the result's ``ratings``: per seat, the ratings shown (whole points)."""
+    ratings as stored now (locked, in player order, so that two nodes finishing matches
+    of one player at once rate them one after the other; their deviations grown with the
+    days since each last played), the new ones stored, and each seat's before and after
+    kept with the match. Returns the result's ``ratings``: per seat, the ratings shown
+    (whole points); None, rating nothing, if a player's account was deleted meanwhile."""
+    deleted = (await connection.execute(select(players.c.id).where(
+        players.c.id.in_(list(game.players)), players.c.deleted_at.is_not(None)))).first()
+    if deleted is not None:
+        return None
     found = {row.player_id: row for row in (await connection.execute(
         select(ratings).where(ratings.c.variant == game.variant,
-                              ratings.c.player_id.in_(list(game.players))))).all()}
+                              ratings.c.player_id.in_(list(game.players)))
+        .order_by(ratings.c.player_id).with_for_update())).all()}
     before: list[Rating] = []
     idle_days: list[float] = []
     for player in game.players:
@@ -944,6 +964,8 @@ def history_row(row: Row[Any], seats: tuple[tuple[str, ...], tuple[str | None, .
         table_id=row.id, variant=row.variant, seat=row.my_seat, players=names,
         teams=row.teams, winner=None if winner is None else int(winner),
         totals=tuple(int(total) for total in result.get("totals", ())),
-        finished_at=row.finished_at or row.created_at, rated=bool(row.rated),
-        change=None if row.change is None else float(row.change), result=result,
-        usernames=usernames)
+        finished_at=row.finished_at or row.created_at,
+        rated=bool(row.rated) and not result.get("aborted") and row.after is not None,
+        change=(None if row.after is None or row.before is None
+                else float(round(row.after) - round(row.before))),
+        result=result, usernames=usernames)

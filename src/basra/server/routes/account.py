@@ -4,12 +4,17 @@ delete the account, download everything stored about the player."""
 
 from __future__ import annotations
 
+import asyncio
+import math
 import re
+from collections.abc import AsyncIterator
+from dataclasses import replace
 from typing import Annotated, Any
 from urllib.parse import quote
 
+import orjson
 from fastapi import APIRouter, Depends, Request
-from fastapi.responses import JSONResponse
+from fastapi.responses import StreamingResponse
 from pydantic import BaseModel, Field
 
 from basra.errors import BasraError
@@ -36,9 +41,11 @@ from basra.server.deps import (
     Player,
     StoreDep,
     get_guards,
+    get_lobby,
     get_settings,
 )
-from basra.server.errors import ApiError
+from basra.server.errors import ApiError, RateLimited
+from basra.server.names import generated
 from basra.server.passkeys import (
     PasskeyError,
     RelyingParty,
@@ -52,7 +59,7 @@ from basra.server.passkeys import (
     verify_authentication,
     verify_registration,
 )
-from basra.store.base import PasskeyRow, PlayerRow, UsernameTaken
+from basra.store.base import AlreadyClaimed, PasskeyRow, PlayerRow, UsernameTaken
 
 router = APIRouter()
 
@@ -64,7 +71,9 @@ PASSWORD_FIELD = 1024
 keeps absurd input from reaching the hasher)."""
 PASSKEYS_MAX = 30
 """Passkeys one account may hold."""
-EXPORT_MATCHES = 100_000
+EXPORT_MATCHES = 10_000
+"""The most matches an export holds (the newest)."""
+
 
 
 class ClaimIn(BaseModel):
@@ -116,6 +125,11 @@ async def claim(body: ClaimIn, player: Player, store: StoreDep) -> dict[str, Any
         claimed = await store.claim_account(player.id, username, hashed)
     except UsernameTaken:
         raise taken from None
+    except AlreadyClaimed:  # two claims at once (a double tap): the other one won
+        raise ApiError("you already have an account", "account/already") from None
+    if generated(claimed.nickname):  # a name the guest never chose: the username now
+        await store.rename_player(claimed.id, username)
+        claimed = replace(claimed, nickname=username)
     return await me_json(store, claimed)
 
 
@@ -139,12 +153,13 @@ async def change_password(body: PasswordIn, request: Request, player: Account,
         limiter.succeeded(address, key, stamp)
     await store.set_password(player.id, await hash_password(password))
     await store.revoke_sessions(player.id, keep=session.id)
+    get_lobby(request).sign_out(player.id, keep=session.id)
     return {"changed": True}
 
 
 @router.delete("/api/account")
 async def delete_account(body: DeleteIn, player: Account, store: StoreDep,
-                         guards: GuardsDep) -> dict[str, Any]:
+                         guards: GuardsDep, lobby: LobbyDep) -> dict[str, Any]:
     """Forget the person (name, username, password, sessions, passkeys, ratings); the
     matches stay, their seats named "deleted player"."""
     assert player.username is not None
@@ -152,6 +167,7 @@ async def delete_account(body: DeleteIn, player: Account, store: StoreDep,
     if username_key(body.confirm) != key:
         raise ApiError("type your username to confirm", "account/confirm")
     await store.delete_account(player.id)
+    lobby.sign_out(player.id, forget=True)
     guards.sign_ins.forget(key)
     return {"deleted": True}
 
@@ -166,28 +182,22 @@ def _download_name(player: PlayerRow) -> str:
 
 
 @router.get("/api/account/export")
-async def export(player: Player, session: CurrentSession, store: StoreDep,
-                 lobby: LobbyDep) -> JSONResponse:
+async def export(request: Request, player: Player, session: CurrentSession,
+                 store: StoreDep) -> StreamingResponse:
     """Everything stored about the player, their match records included (no hash of
-    anything: no password, token or key)."""
+    anything: no password, token or key). Streamed a match at a time, each record rebuilt
+    from the store, the event loop given back between two; one export at a time per
+    server, and one per player a minute (``rate/limited`` otherwise)."""
+    guards = get_guards(request)
+    wait = guards.exports.take(player.id)
+    if wait is not None:
+        raise RateLimited(f"one export a minute: try again in {math.ceil(wait)} s", wait)
     me = await me_json(store, player)
     sessions = await store.sessions(player.id)
     passkeys = await store.passkeys(player.id)
     ratings = await store.ratings(player.id)
     points = await store.rating_history(player.id)
-    matches = []
-    for row in await store.history(player.id, EXPORT_MATCHES):
-        try:
-            record: dict[str, Any] | None = (await lobby.any_table(row.table_id)).record_json()
-        except BasraError:
-            record = None
-        matches.append({
-            "table": row.table_id, "variant": row.variant, "seat": row.seat,
-            "players": list(row.players), "teams": row.teams, "winner": row.winner,
-            "totals": list(row.totals), "finished_at": row.finished_at.isoformat(),
-            "rated": row.rated, "change": row.change, "result": row.result,
-            "record": record})
-    body = {
+    head = {
         "format": "basra-export/1",
         "exported_at": now().isoformat(),
         "player": {**me, "created_at": player.created_at.isoformat()},
@@ -200,9 +210,30 @@ async def export(player: Player, session: CurrentSession, store: StoreDep,
         "rating_history": [{"table": p.table_id, "variant": p.variant,
                             "finished_at": p.finished_at.isoformat(), "rating": p.rating,
                             "deviation": p.deviation, "change": p.change} for p in points],
-        "matches": matches,
     }
-    return JSONResponse(body, headers={"Content-Disposition": _download_name(player)})
+    lobby = get_lobby(request)
+
+    async def body() -> AsyncIterator[bytes]:
+        async with guards.exporting:
+            yield orjson.dumps(head)[:-1] + b', "matches": ['
+            for n, row in enumerate(await store.history(player.id, EXPORT_MATCHES)):
+                try:
+                    record: dict[str, Any] | None = (
+                        await lobby.any_table(row.table_id)).record_json()
+                except BasraError:
+                    record = None
+                match = {
+                    "table": row.table_id, "variant": row.variant, "seat": row.seat,
+                    "players": list(row.players), "teams": row.teams, "winner": row.winner,
+                    "totals": list(row.totals), "finished_at": row.finished_at.isoformat(),
+                    "rated": row.rated, "change": row.change, "result": row.result,
+                    "record": record}
+                yield (b", " if n else b"") + orjson.dumps(match)
+                await asyncio.sleep(0)  # a table's play goes before the next record
+            yield b"]}"
+
+    return StreamingResponse(body(), media_type="application/json",
+                             headers={"Content-Disposition": _download_name(player)})
 
 
 # ---------------------------------------------------------------------------------------
@@ -246,28 +277,35 @@ def _may_sign_out(player: PlayerRow) -> None:
 
 
 @router.delete("/api/sessions/current")
-async def sign_out(player: Player, session: CurrentSession,
-                   store: StoreDep) -> dict[str, Any]:
+async def sign_out(player: Player, session: CurrentSession, store: StoreDep,
+                   lobby: LobbyDep) -> dict[str, Any]:
     """Sign out on this device."""
     _may_sign_out(player)
-    return {"revoked": await store.revoke_sessions(player.id, session.id)}
+    revoked = await store.revoke_sessions(player.id, session.id)
+    lobby.sign_out(player.id, session.id)
+    return {"revoked": revoked}
 
 
 @router.delete("/api/sessions/{session_id}")
-async def revoke(session_id: str, player: Player, store: StoreDep) -> dict[str, Any]:
+async def revoke(session_id: str, player: Player, store: StoreDep,
+                 lobby: LobbyDep) -> dict[str, Any]:
     """End one of the player's sessions (this one too, if named)."""
     _may_sign_out(player)
     revoked = await store.revoke_sessions(player.id, session_id) if len(session_id) <= 64 else 0
     if revoked == 0:
         raise ApiError("no such session", "session/not_found")
+    lobby.sign_out(player.id, session_id)
     return {"revoked": revoked}
 
 
 @router.delete("/api/sessions")
-async def sign_out_everywhere(player: Player, store: StoreDep) -> dict[str, Any]:
+async def sign_out_everywhere(player: Player, store: StoreDep,
+                              lobby: LobbyDep) -> dict[str, Any]:
     """End every session of the player's, this one too."""
     _may_sign_out(player)
-    return {"revoked": await store.revoke_sessions(player.id)}
+    revoked = await store.revoke_sessions(player.id)
+    lobby.sign_out(player.id)
+    return {"revoked": revoked}
 
 
 # ---------------------------------------------------------------------------------------

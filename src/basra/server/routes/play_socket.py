@@ -8,13 +8,13 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import time
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Iterator
 
 from fastapi import APIRouter, WebSocket, WebSocketDisconnect
 
-from basra.server.auth import new_id
+from basra.server.auth import new_id, token_hash
 from basra.server.commands import Attach, Detach, Incoming
-from basra.server.deps import get_guards, get_lobby, get_settings, get_store, player_of
+from basra.server.deps import get_guards, get_lobby, get_settings, get_store
 from basra.server.errors import error_response
 from basra.server.limits import TokenBucket, address_key, client_address
 from basra.server.lobby import LobbyError
@@ -45,14 +45,17 @@ async def table_socket(websocket: WebSocket, table_id: str,
     try:
         await websocket.accept()
         lobby = get_lobby(websocket)
-        player = await player_of(get_store(websocket), token)
+        store = get_store(websocket)
+        player = await store.player_by_token(token_hash(token)) if token else None
+        session = await store.session_by_token(token_hash(token)) if player and token else None
+        who = (player.id, session.id) if player and session else None
         table = await lobby.live(table_id) if len(table_id) <= 64 else None
         if isinstance(table, str):  # cluster mode: another node owns it
-            await _forward(websocket, table_id, table, player.id if player else None)
+            await _forward(websocket, table_id, table, who)
         elif table is None:
             await _from_store(websocket, table_id, player)
         else:
-            await _play(websocket, table, player.id if player else None)
+            await _play(websocket, table, who)
     finally:
         sockets.release(address)
 
@@ -78,10 +81,32 @@ async def _from_store(websocket: WebSocket, table_id: str,
     await websocket.close(code=1000)
 
 
-async def _play(websocket: WebSocket, table: Table, player_id: str | None) -> None:
-    """One connection at a table: its writer drains its outbox; this reads, checks the
-    message rate, parses and hands messages to the table."""
+@contextlib.contextmanager
+def _signed_in(websocket: WebSocket, outbox: Outbox,
+               who: tuple[str, str] | None) -> Iterator[None]:
+    """The socket is registered under its session while it is open (signing out ends
+    it: :mod:`basra.server.signed_in`)."""
+    signed_in = get_lobby(websocket).signed_in
+    if who is not None:
+        signed_in.add(*who, outbox)
+    try:
+        yield
+    finally:
+        if who is not None:
+            signed_in.remove(*who, outbox)
+
+
+async def _play(websocket: WebSocket, table: Table, who: tuple[str, str] | None) -> None:
+    """One connection at a table (``who``: its player and session, if signed in): its
+    writer drains its outbox; this reads, checks the message rate, parses and hands
+    messages to the table."""
     outbox = _outbox(websocket)
+    with _signed_in(websocket, outbox, who):
+        await _play_on(websocket, table, outbox, who[0] if who else None)
+
+
+async def _play_on(websocket: WebSocket, table: Table, outbox: Outbox,
+                   player_id: str | None) -> None:
     await table.inbox.put(Attach(outbox, player_id))  # before any message of its own
     writer = asyncio.create_task(outbox.run())
 
@@ -110,13 +135,19 @@ async def _play(websocket: WebSocket, table: Table, player_id: str | None) -> No
 
 
 async def _forward(websocket: WebSocket, table_id: str, owner: str,
-                   player_id: str | None) -> None:
+                   who: tuple[str, str] | None) -> None:
     """Cluster mode: a socket here for a table another node owns. What the client sends
     is checked and rate-limited here and passed on; what the owner sends comes back to
     this socket's outbox (:mod:`basra.server.cluster`)."""
+    outbox = _outbox(websocket)
+    with _signed_in(websocket, outbox, who):
+        await _forward_on(websocket, table_id, owner, outbox, who[0] if who else None)
+
+
+async def _forward_on(websocket: WebSocket, table_id: str, owner: str, outbox: Outbox,
+                      player_id: str | None) -> None:
     cluster = get_lobby(websocket).cluster
     assert cluster is not None
-    outbox = _outbox(websocket)
     entry = cluster.forward(new_id(), table_id, owner, outbox, player_id)
 
     async def deliver(_message: ClientMessage, text: str) -> None:

@@ -9,18 +9,20 @@ since issue 12; older matches count for games, wins, draws and losses only."""
 
 from __future__ import annotations
 
+import time
 import unicodedata
+from collections import OrderedDict
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
-from fastapi import APIRouter
+from fastapi import APIRouter, Request
 
 from basra.errors import UnknownVariantError
 from basra.rules import find_variant
 from basra.server.accounts import rating_json
-from basra.server.deps import StoreDep
+from basra.server.deps import StoreDep, get_guards, get_settings
 from basra.server.errors import ApiError
 from basra.store.base import HistoryRow, RatingPoint, RatingRow
 
@@ -37,6 +39,38 @@ LEADER_DEVIATION = 75.0
 """A leaderboard lists ratings whose deviation is under this (established ones)..."""
 LEADER_DAYS = 30
 """...of accounts with a rated game in this many days."""
+KEPT = 2_000
+"""Answers kept at most (the oldest go first)."""
+
+
+class Answers:
+    """Recent answers by key, each served again for ``fresh`` seconds (one per app: a
+    popular profile costs its queries once in that long, not once a view)."""
+
+    def __init__(self, fresh: float) -> None:
+        self.fresh = fresh
+        self.kept: OrderedDict[str, tuple[float, dict[str, Any]]] = OrderedDict()
+
+    def get(self, key: str) -> dict[str, Any] | None:
+        found = self.kept.get(key)
+        if found is None or time.monotonic() - found[0] > self.fresh:
+            return None
+        return found[1]
+
+    def put(self, key: str, answer: dict[str, Any]) -> dict[str, Any]:
+        self.kept[key] = (time.monotonic(), answer)
+        self.kept.move_to_end(key)
+        while len(self.kept) > KEPT:
+            self.kept.popitem(last=False)
+        return answer
+
+
+def answers_of(request: Request) -> Answers:
+    state = request.app.state
+    if not hasattr(state, "answers"):
+        state.answers = Answers(get_settings(request).views_fresh_seconds)
+    found: Answers = state.answers
+    return found
 
 
 def side_of(row: HistoryRow) -> int:
@@ -131,9 +165,20 @@ def recent_json(row: HistoryRow, usernames: list[str | None],
 
 
 @router.get("/api/players/{username}")
-async def profile(username: str, store: StoreDep) -> dict[str, Any]:
-    """An account's profile (a guest has none, nor a deleted account: 404)."""
-    found = await store.account(unicodedata.normalize("NFC", username).strip())
+async def profile(username: str, request: Request, store: StoreDep) -> dict[str, Any]:
+    """An account's profile (a guest has none, nor a deleted account: 404); the same
+    answer for ``views_fresh_seconds``."""
+    get_guards(request).views.check(request.scope)
+    name = unicodedata.normalize("NFC", username).strip()
+    key = "player:" + " ".join(name.split()).casefold()
+    cached = answers_of(request).get(key)
+    if cached is not None:
+        return cached
+    return answers_of(request).put(key, await profile_of(name, username, store))
+
+
+async def profile_of(name: str, username: str, store: StoreDep) -> dict[str, Any]:
+    found = await store.account(name)
     if found is None or found.player.username is None:
         raise ApiError(f"no player is called {username[:40]!r}", "player/not_found")
     player = found.player
@@ -158,16 +203,26 @@ async def profile(username: str, store: StoreDep) -> dict[str, Any]:
 
 
 @router.get("/api/leaderboard/{variant}")
-async def leaderboard(variant: str, store: StoreDep) -> dict[str, Any]:
-    """The top accounts of a variant: deviation under 75, a rated game in 30 days."""
+async def leaderboard(variant: str, request: Request, store: StoreDep) -> dict[str, Any]:
+    """The top accounts of a variant: deviation under 75, a rated game in 30 days (the
+    same answer for ``views_fresh_seconds``)."""
+    get_guards(request).views.check(request.scope)
     try:
         rules = find_variant(variant)
     except UnknownVariantError as err:
         raise ApiError(str(err), "variant/unknown") from None
+    cached = answers_of(request).get("leaderboard:" + rules.name)
+    if cached is not None:
+        return cached
+    return answers_of(request).put("leaderboard:" + rules.name,
+                                   await leaders_of(rules.name, store))
+
+
+async def leaders_of(variant: str, store: StoreDep) -> dict[str, Any]:
     since = datetime.now(UTC) - timedelta(days=LEADER_DAYS)
-    rows = await store.leaderboard(rules.name, since, limit=LEADERS,
+    rows = await store.leaderboard(variant, since, limit=LEADERS,
                                    max_deviation=LEADER_DEVIATION)
-    return {"variant": rules.name, "since": since.isoformat(), "players": [
+    return {"variant": variant, "since": since.isoformat(), "players": [
         {"rank": rank, "username": row.username, "nickname": row.nickname,
          "rating": round(row.rating), "deviation": round(row.deviation),
          "games": row.games, "rated_at": row.rated_at.isoformat()}
