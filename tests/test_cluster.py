@@ -274,6 +274,25 @@ def test_three_nodes_are_one_site_and_survive_a_sigkill(tmp_path: Path) -> None:
             for guest, _, _ in seats:
                 await guest.close()
 
+            # Signing out through one node closes the session's socket held by another.
+            here, there = (n for n in nodes if n is not victim)
+            async with httpx.AsyncClient(timeout=30) as http:
+                r = await http.post(f"{here.base}/api/account", headers=eli.headers,
+                                    json={"username": "Eli", "password": "Eli's password"})
+                assert r.status_code == 201, r.text
+                eli.base = here.base
+                await eli.connect(solo)
+                await eli.until(lambda s: bool(s.get("table")))
+                r = await http.delete(f"{there.base}/api/sessions", headers=eli.headers)
+                assert r.status_code == 200, r.text
+            assert eli.socket is not None
+            with pytest.raises(ConnectionClosed) as closed:
+                async with asyncio.timeout(10):
+                    while True:
+                        await eli.socket.recv()
+            assert closed.value.rcvd is not None and closed.value.rcvd.code == 4401
+            await eli.close()
+
             survivor = next(n for n in nodes if n is not victim)
             async with httpx.AsyncClient(timeout=30) as http:
                 for table_id in (quick, private, solo):
