@@ -216,9 +216,11 @@ def test_an_unknown_name_is_checked_against_a_dummy_hash() -> None:
     stored = hash_password_now("correct horse")
     for attempt in ("correct horse", "", "x" * 1000, "\ud800\udfff", None, 7):
         assert check_password_now(None, attempt) == accounts.Checked(False)
-    real = min(_timed(lambda: check_password_now(stored, "wrong guess")) for _ in range(3))
-    fake = min(_timed(lambda: check_password_now(None, "wrong guess")) for _ in range(3))
-    assert 0.5 < fake / real < 2.0, (real, fake)
+    # the fastest of several (a busy machine only slows some); without the dummy an
+    # unknown name would answer in microseconds, a thousand times sooner
+    real = min(_timed(lambda: check_password_now(stored, "wrong guess")) for _ in range(7))
+    fake = min(_timed(lambda: check_password_now(None, "wrong guess")) for _ in range(7))
+    assert 0.3 < fake / real < 3.0, (real, fake)
 
 
 def _timed(work: Any) -> float:

@@ -240,9 +240,14 @@ def test_sign_ins_are_limited_per_account(backend: Backend) -> None:
         r = await sign_in(base, http, "omar", "wrong password", address="192.0.2.1")
         r = await sign_in(base, http, "omar", address="192.0.2.1")
         assert r.status_code == 201
-        for expected in (401, 401, 429):
-            r = await sign_in(base, http, "omar", "wrong password", address="192.0.2.1")
+        for expected in (401, 401, 429):  # guesses from elsewhere lock the account...
+            r = await sign_in(base, http, "omar", "wrong password", address="192.0.2.50")
             assert r.status_code == expected
+        r = await sign_in(base, http, "omar", address="192.0.2.51")
+        assert r.status_code == 429  # a right password too, from a new place
+        # ...but not for its owner where they signed in before (which clears it)
+        r = await sign_in(base, http, "omar", address="192.0.2.1")
+        assert r.status_code == 201
 
     serve(backend, scenario, limits=limits(sign_ins_per_account=2, sign_in_window_seconds=60))
 

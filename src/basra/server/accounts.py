@@ -300,14 +300,20 @@ class SignInLimiter:
                  keys: int = 50_000) -> None:
         self.addresses = FailureWindows(per_address, window, keys)
         self.accounts = FailureWindows(per_account, window, keys)
+        self.known: OrderedDict[tuple[str, str], None] = OrderedDict()
+        """(account, address) pairs that signed in well: the account's own limit does not
+        lock its owner out where they signed in before (others' guesses from elsewhere
+        would); at most ``keys``, the oldest go first."""
+        self.most_known = keys
 
     def check(self, address: str, account: str | None = None,
               now: float | None = None) -> None:
         """Raise ``auth/too_many_attempts`` (429, ``Retry-After``) if the address, or the
-        account (a :func:`username_key`), may not try now."""
+        account (a :func:`username_key`: unless this address signed in to it before),
+        may not try now."""
         now = time.monotonic() if now is None else now
         waits = [self.addresses.wait(address, now)]
-        if account is not None:
+        if account is not None and (account, address) not in self.known:
             waits.append(self.accounts.wait(account, now))
         wait = max((w for w in waits if w is not None), default=None)
         if wait is not None:
@@ -332,10 +338,16 @@ class SignInLimiter:
         self.addresses.forgive(address, stamp)
         if account is not None:
             self.accounts.clear(account)
+            self.known[(account, address)] = None
+            self.known.move_to_end((account, address))
+            while len(self.known) > self.most_known:
+                self.known.popitem(last=False)
 
     def forget(self, account: str) -> None:
-        """A deleted account's count."""
+        """A deleted account's count and known addresses."""
         self.accounts.clear(account)
+        for pair in [pair for pair in self.known if pair[0] == account]:
+            del self.known[pair]
 
 
 def address_of(scope: Scope) -> str:
