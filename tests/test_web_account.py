@@ -89,6 +89,19 @@ def me(page: Page, server: str) -> dict[str, Any]:
     return result
 
 
+def rated_table(host: Player) -> str:
+    """The host (an account) makes a rated two-player private table: its invite link."""
+    page = host.page
+    page.goto(host.base + "/")
+    page.wait_for_selector("#rated:not([disabled])")
+    page.check("#rated")
+    page.click("#create-private")
+    page.wait_for_url("**/table/*")
+    page.wait_for_selector(".waiting-room .invite-link")
+    link: str = page.input_value(".waiting-room .invite-link")
+    return link
+
+
 def header_name(page: Page) -> str:
     text: str = page.inner_text("#account-link .account-name")
     return text
@@ -470,12 +483,7 @@ def test_a_rated_private_table_between_two_accounts(
     rival.sign_in("Omar")
     create_account(rival)
     page = host.page
-    page.goto(server + "/")
-    page.check("#rated")
-    page.click("#create-private")
-    page.wait_for_url("**/table/*")
-    page.wait_for_selector(".waiting-room .invite-link")
-    rival.page.goto(page.input_value(".waiting-room .invite-link"))
+    rival.page.goto(rated_table(host))
     for p in (host, rival):
         p.page.wait_for_selector(".table-page[data-status='playing']")
     assert host.state()["table"]["rated"] is True

@@ -11,6 +11,7 @@ from __future__ import annotations
 import asyncio
 import json
 import random
+import re
 from collections.abc import Iterator
 from concurrent.futures import ThreadPoolExecutor
 from datetime import UTC, datetime, timedelta
@@ -165,15 +166,15 @@ def test_a_profile_shows_ratings_chart_figures_and_matches(
     p = opened(players, browser, server, size, lang)
     page = p.page
     page.goto(f"{server}/players/{ZEINA.lower()}")
-    page.wait_for_selector(".rating-chart svg polyline")
+    page.wait_for_selector(".profile-chart svg polyline")
     assert page.evaluate("document.documentElement.dir") == ("rtl" if lang == "ar" else "ltr")
     assert page.inner_text(".profile-name") == "Zeïna"
     assert ZEINA in page.inner_text(".profile-meta")
     assert page.title() == texts["profile.page_title"].replace("{name}", "Zeïna")
 
     # Ratings: the settled Egyptian one, the provisional Lebanese one with its "?".
-    cards = page.eval_on_selector_all(".rating-card", """els => els.map((e) => ({
-      variant: e.dataset.variant, label: e.querySelector('.rating-label').textContent,
+    cards = page.eval_on_selector_all(".profile-rating-card", """els => els.map((e) => ({
+      variant: e.dataset.variant, label: e.querySelector('.profile-rating-label').textContent,
       provisional: e.classList.contains('provisional') }))""")
     assert [c["variant"] for c in cards] == ["egyptian", "lebanese"]
     assert not cards[0]["provisional"] and not cards[0]["label"].endswith("?")
@@ -182,7 +183,7 @@ def test_a_profile_shows_ratings_chart_figures_and_matches(
     # The chart: one line per variant, every point drawn, the words big enough to read, the
     # time axis left to right in Arabic too, nothing past the window.
     chart = page.evaluate("""() => {
-      const svg = document.querySelector('.rating-chart svg');
+      const svg = document.querySelector('.profile-chart svg');
       const box = svg.getBoundingClientRect();
       const labels = Array.from(svg.querySelectorAll('.x-label'), (t) => ({
         x: t.getBoundingClientRect().left, text: t.textContent }));
@@ -192,8 +193,9 @@ def test_a_profile_shows_ratings_chart_figures_and_matches(
         lines: Array.from(svg.querySelectorAll('polyline'), (l) => l.dataset.variant),
         dots: svg.querySelectorAll('circle').length, labels, minSize: Math.min(...sizes),
         ylabels: svg.querySelectorAll('.y-label').length,
-        dir: getComputedStyle(document.querySelector('.chart-area')).direction,
-        legend: Array.from(document.querySelectorAll('.chart-legend li'), (li) => li.textContent) };
+        dir: getComputedStyle(document.querySelector('.profile-chart-area')).direction,
+        legend: Array.from(document.querySelectorAll('.profile-chart-legend li'),
+                           (li) => li.textContent) };
     }""")
     assert chart["lines"] == ["egyptian", "lebanese"]
     assert chart["dots"] == 24 + 8
@@ -204,12 +206,12 @@ def test_a_profile_shows_ratings_chart_figures_and_matches(
     assert chart["dir"] == "ltr"
     assert chart["right"] <= SIZES[size]["width"] and chart["left"] >= 0
     assert chart["legend"] == [texts["variant.egyptian.name"], texts["variant.lebanese.name"]]
-    label = page.get_attribute(".chart-area", "aria-label") or ""
+    label = page.get_attribute(".profile-chart-area", "aria-label") or ""
     assert texts["variant.egyptian.name"] in label
 
     # Figures: 34 games, all counted.
-    figures = dict(page.eval_on_selector_all(".stat", """els => els.map((e) =>
-      [e.className.replace('stat ', ''), e.querySelector('dd').textContent])"""))
+    figures = dict(page.eval_on_selector_all(".profile-stat", """els => els.map((e) =>
+      [e.className.replace('profile-stat ', ''), e.querySelector('dd').textContent])"""))
     assert figures["games"] == "34"
     assert int(figures["wins"]) + int(figures["draws"]) + int(figures["losses"]) == 34
     assert figures["basras"] != "–" and figures["points"] != "–"
@@ -219,8 +221,8 @@ def test_a_profile_shows_ratings_chart_figures_and_matches(
     items = page.eval_on_selector_all(".profile-recent .history-item", """els => els.map((e) => ({
       table: e.dataset.table,
       links: Array.from(e.querySelectorAll('a.rival'), (a) => a.getAttribute('href')),
-      rated: !!e.querySelector('.rated-tag'),
-      change: e.querySelector('.rating-change')?.textContent || '',
+      rated: !!e.querySelector('.history-rated'),
+      change: e.querySelector('.history-change .signed')?.textContent || '',
       record: e.querySelector('a[download]').getAttribute('href') }))""")
     assert len(items) == 10
     assert [i["table"] for i in items[:2]] == ["t034", "t033"]
@@ -239,7 +241,7 @@ def test_a_profile_shows_ratings_chart_figures_and_matches(
     page.wait_for_function("() => location.pathname.startsWith('/players/')"
                            " && !location.pathname.includes('Zeina')"
                            " && !location.pathname.includes('zeina')")
-    page.wait_for_selector(".rating-card")
+    page.wait_for_selector(".profile-rating-card")
     assert page.evaluate("window.__same") is True
     no_errors(p)
 
@@ -251,12 +253,12 @@ def test_empty_and_missing_profiles(players: list[Player], browser: Browser, ser
     p = opened(players, browser, server, "phone", lang)
     page = p.page
     page.goto(f"{server}/players/Newcomer")
-    page.wait_for_selector(".stats")
+    page.wait_for_selector(".profile-stats")
     assert page.inner_text(".profile-section .profile-none") == texts["profile.no_ratings"]
     assert texts["profile.no_matches"] in page.inner_text(".profile-page")
-    assert page.locator(".rating-chart").count() == 0
-    assert page.inner_text(".stat.games dd") == "0"
-    assert page.inner_text(".stat.basras dd") == "–"
+    assert page.locator(".profile-chart").count() == 0
+    assert page.inner_text(".profile-stat.games dd") == "0"
+    assert page.inner_text(".profile-stat.basras dd") == "–"
     fits(page)
     shot(page, f"profile-empty-phone-{lang}")
 
@@ -267,7 +269,7 @@ def test_empty_and_missing_profiles(players: list[Player], browser: Browser, ser
         "{name}", "Bilal")
     shot(page, f"profile-missing-phone-{lang}")
     page.click(".profile-empty a.btn")
-    page.wait_for_selector(".board")
+    page.wait_for_selector(".leaderboard-table")
     assert page.evaluate("location.pathname") == "/leaderboard"
     # The 404 of the profile's own request is the only console error.
     assert all("404" in e for e in p.errors), p.errors
@@ -285,12 +287,12 @@ def test_the_leaderboard_ranks_and_links(players: list[Player], browser: Browser
     p = opened(players, browser, server, size, lang)
     page = p.page
     page.goto(f"{server}/leaderboard")
-    page.wait_for_selector(".board tbody tr")
-    rows = page.eval_on_selector_all(".board tbody tr", """els => els.map((tr) => ({
-      rank: tr.querySelector('.rank').textContent,
-      name: tr.querySelector('.board-name').textContent,
-      href: tr.querySelector('.board-name').getAttribute('href'),
-      rating: tr.querySelector('.rating').textContent }))""")
+    page.wait_for_selector(".leaderboard-table tbody tr")
+    rows = page.eval_on_selector_all(".leaderboard-table tbody tr", """els => els.map((tr) => ({
+      rank: tr.querySelector('.leaderboard-rank').textContent,
+      name: tr.querySelector('.leaderboard-name').textContent,
+      href: tr.querySelector('.leaderboard-name').getAttribute('href'),
+      rating: tr.querySelector('.leaderboard-rating').textContent }))""")
     assert len(rows) == len(LEADERS) + 1
     assert [r["rank"] for r in rows] == [str(i) for i in range(1, len(rows) + 1)]
     ratings = [int(r["rating"]) for r in rows]
@@ -305,7 +307,8 @@ def test_the_leaderboard_ranks_and_links(players: list[Player], browser: Browser
     assert tab.get_attribute("aria-current") == "page"
     fits(page)
     # Every row's cells in view, at the phone's width too.
-    cells = page.evaluate("""() => Array.from(document.querySelectorAll('.board tr'), (tr) => {
+    cells = page.evaluate("""() => Array.from(
+      document.querySelectorAll('.leaderboard-table tr'), (tr) => {
       const cells = Array.from(tr.children, (c) => c.getBoundingClientRect());
       return [Math.min(...cells.map((c) => c.left)), Math.max(...cells.map((c) => c.right))]; })""")
     assert all(left >= 0 and right <= SIZES[size]["width"] for left, right in cells)
@@ -321,11 +324,11 @@ def test_the_leaderboard_ranks_and_links(players: list[Player], browser: Browser
 
     # A name opens the profile.
     page.go_back()
-    page.wait_for_selector(".board tbody tr")
-    page.click(".board-name >> text=Leila")
+    page.wait_for_selector(".leaderboard-table tbody tr")
+    page.click(".leaderboard-name >> text=Leila")
     page.wait_for_selector(".profile-name")
     assert page.inner_text(".profile-name") == "Leila"
-    assert page.inner_text(".rating-card .rating-label") == "1850"
+    assert page.inner_text(".profile-rating-card .profile-rating-label") == "1850"
     no_errors(p)
 
 
@@ -338,8 +341,8 @@ def test_your_own_profile_and_row_are_marked(players: list[Player], browser: Bro
     page.wait_for_selector(".profile-you")
     assert page.inner_text(".profile-you") == catalogue("en")["profile.you"]
     page.goto(f"{server}/leaderboard/egyptian")
-    page.wait_for_selector(".board tr.me")
-    assert page.get_attribute(".board tr.me", "data-username") == ZEINA
+    page.wait_for_selector(".leaderboard-table tr.leaderboard-me")
+    assert page.get_attribute(".leaderboard-table tr.leaderboard-me", "data-username") == ZEINA
     shot(page, "leaderboard-me-phone-en")
     no_errors(p)
 
@@ -354,4 +357,79 @@ def test_an_unknown_variant_is_said_so(players: list[Player], browser: Browser,
     assert page.inner_text(".field-error") == texts["leaderboard.unknown"].replace(
         "{name}", "chess")
     assert page.locator(".variant-tabs .tab").count() == 4
+    no_errors(p)
+
+
+# ---------------------------------------------------------------------------------------
+# the pages' styles stay their own
+
+
+def test_every_rule_of_profile_css_is_scoped() -> None:
+    """profile.css stays loaded once a profile or a leaderboard opened: each of its selectors
+    names a class of its own pages (profile-..., leaderboard-...), so none reaches another."""
+    css = (ROOT / "src" / "basra" / "web" / "css" / "profile.css").read_text("utf-8")
+    css = re.sub(r"/\*.*?\*/", "", css, flags=re.S)
+    preludes = [p.strip() for p in re.findall(r"([^{}]+)\{", css)]
+    selectors = [s.strip() for p in preludes if not p.startswith("@") for s in p.split(",")]
+    assert len(selectors) > 40
+    loose = [s for s in selectors if not re.search(r"\.(profile|leaderboard)-[\w-]", s)]
+    assert loose == []
+
+
+LOOKS = """() => Array.from(document.querySelectorAll('#app *'), (e) => {
+  const style = getComputedStyle(e);
+  const box = e.getBoundingClientRect();
+  return [e.tagName, e.className.baseVal ?? e.className,
+          ...['display', 'position', 'color', 'background-color', 'font-size', 'font-weight',
+              'margin', 'padding', 'border', 'text-align', 'direction', 'fill', 'stroke']
+            .map((p) => style.getPropertyValue(p)),
+          Math.round(box.width), Math.round(box.height)].join('|');
+})"""
+"""How every element of the page looks (its style and its size)."""
+
+LOAD = """async (sheets) => {
+  const base = document.querySelector('link[href$="/css/base.css"]').href;
+  await Promise.all(sheets.map((name) => new Promise((done) => {
+    const link = Object.assign(document.createElement('link'),
+                               { rel: 'stylesheet', href: base.replace('base.css', name) });
+    link.addEventListener('load', done);
+    link.addEventListener('error', done);
+    document.head.append(link);
+  })));
+  await new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(done)));
+}"""
+"""Add the named stylesheets to the page, as their pages would."""
+
+
+def unchanged_by(page: Page, sheets: list[str]) -> None:
+    before: list[str] = page.evaluate(LOOKS)
+    page.evaluate(LOAD, sheets)
+    after: list[str] = page.evaluate(LOOKS)
+    changed = [(a, b) for a, b in zip(before, after, strict=True) if a != b]
+    assert changed == [], changed[:5]
+
+
+@pytest.mark.parametrize("lang", ["en", "ar"])
+def test_the_pages_styles_never_meet(players: list[Player], browser: Browser, server: str,
+                                     lang: str) -> None:
+    """The profile and the leaderboard look the same once the table's and the account's
+    stylesheets are in (a table opened before); the lobby and the history page the same once
+    profile.css is in (a profile opened before)."""
+    p = opened(players, browser, server, "phone", lang)
+    p.context.add_init_script('localStorage.setItem("basra.token", "token zeina");')
+    page = p.page
+    others = ["table.css", "overlay.css", "account.css"]
+    page.goto(f"{server}/players/{ZEINA}")
+    page.wait_for_selector(".profile-chart svg polyline")
+    page.wait_for_selector(".profile-you")
+    unchanged_by(page, others)
+    page.goto(f"{server}/leaderboard")
+    page.wait_for_selector(".leaderboard-table tr.leaderboard-me")
+    unchanged_by(page, others)
+    page.goto(f"{server}/")
+    page.wait_for_selector(".recent .history-item .history-rated")
+    unchanged_by(page, ["profile.css"])
+    page.goto(f"{server}/history")
+    page.wait_for_selector(".history-page .history-item .history-change")
+    unchanged_by(page, ["profile.css"])
     no_errors(p)

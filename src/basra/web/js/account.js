@@ -1,5 +1,6 @@
 // /account. A guest (or a first visit) is offered to keep its games: an account made of
-// this guest (username prefilled from the nickname, a password), then a passkey. An
+// this guest (username prefilled from the nickname, a password), then a passkey, or back to
+// `?next=` (a path of this site: the invite of a rated table a guest could not take). An
 // account sees its display name (PATCH /api/me), its ratings and profile link, its
 // passkeys (add, remove), its password, its sessions (each device, this one marked; sign one
 // out, or every one), its data to download, and deleting it (the username typed to confirm).
@@ -10,7 +11,7 @@ import { t, num, dateTime } from "./i18n.js";
 import { api, createAccount, download, forgetPlayer, me, rename, session, signIn, signOut } from "./api.js";
 import { addPasskey, deviceName, passkeyError, passkeysSupported } from "./passkey.js";
 import { limits, variantNames } from "./variants.js";
-import { announce, errorText, link, loadStyle, navigate, spinner, toast } from "./ui.js";
+import { announce, errorText, link, loadStyle, navigate, nextPath, spinner, toast, withNext } from "./ui.js";
 import { confirmDialog } from "./table/dialog.js";
 
 const STYLES = ["../css/account.css", "../css/overlay.css"].map((path) => new URL(path, import.meta.url));
@@ -22,11 +23,16 @@ export function mount(container) {
   return { unmount: () => { page.alive = false; }, relabel: () => page.render() };
 }
 
+/** Where to go once the account is made: `?next=` when it is a path of this site
+ * ("/join/CODE": back to the invite a guest could not take), else null. */
 const field = (id, label, attrs, hint = null) => [
   h("label", { for: id }, label),
   h("input", { id, name: id, ...attrs }),
   hint ? h("p", { class: "hint", id: `${id}-hint` }, hint) : null,
 ];
+
+/** The create form's field an error code is about: "username", "password", or null. */
+const fieldOf = (code) => (/password/.test(code) ? "password" : /username|nickname/.test(code) ? "username" : null);
 
 class AccountPage {
   constructor(container) {
@@ -40,6 +46,9 @@ class AccountPage {
     /** What is typed, by field id, kept across every redraw. */
     this.drafts = {};
     this.errors = {};
+    /** Each error's code; the create form's field its error is about (or null). */
+    this.errorCodes = {};
+    this.errorField = null;
     this.busy = "";
     this.offerPasskey = false;
     this.parts = {};
@@ -75,8 +84,13 @@ class AccountPage {
     return this.drafts[id] ?? fallback;
   }
 
-  input(id, attrs) {
-    return { value: this.draft(id, attrs.value || ""), "aria-describedby": `${id}-hint ${id}-error`, ...attrs, on: { input: (e) => { this.drafts[id] = e.target.value; this.typed(id); } } };
+  /** An input's attributes: what is typed (`drafts`) always wins over its first value
+   * (`attrs.value`), set as the property (never in the markup); `error`: the id of an
+   * error line about this field, which then marks it. */
+  input(id, { value = "", ...attrs }, error = null) {
+    return { ...attrs, "aria-describedby": [`${id}-hint`, `${id}-error`, error && `${error}-error`].filter(Boolean).join(" "),
+      "aria-invalid": error ? "true" : undefined, props: { value: this.draft(id, value || "") },
+      on: { input: (e) => { this.drafts[id] = e.target.value; this.typed(id); } } };
   }
 
   errorLine(id) {
@@ -119,6 +133,9 @@ class AccountPage {
   guestView() {
     const nickname = this.player ? this.player.nickname : "";
     const l = limits();
+    // The error line sits under the field it is about (which it marks and describes).
+    const about = this.errors.create ? this.errorField : null;
+    const error = this.errorLine("create");
     return h("section", { class: "card-box account-box create-box", "aria-labelledby": "create-title" },
       h("h1", { id: "create-title" }, t("account.create.title")),
       h("p", { class: "lead" }, t("account.create.intro")),
@@ -126,14 +143,16 @@ class AccountPage {
         field("create-username", t("account.username"), this.input("create-username", {
           type: "text", autocomplete: "username", autocapitalize: "none", spellcheck: "false", dir: "auto", required: true,
           value: nickname, minlength: l.nickname_min, maxlength: l.nickname_max,
-        }), t("account.create.username_hint")),
+        }, about === "username" ? "create" : null), t("account.create.username_hint")),
+        about === "username" ? error : null,
         field("create-password", t("account.password"), this.input("create-password", {
           type: "password", autocomplete: "new-password", required: true, minlength: limits().password_min, maxlength: limits().password_max,
-        }), t("account.password_hint", { n: limits().password_min })),
-        this.errorLine("create"),
+        }, about === "password" ? "create" : null), t("account.password_hint", { n: limits().password_min })),
+        about === "username" ? null : error,
         h("button", { type: "submit", class: "btn primary big", id: "create-account", disabled: !!this.busy },
-          t("account.create.submit"))),
-      h("p", { class: "signin-links" }, t("account.create.have_one"), " ", link("/sign-in", { id: "to-sign-in" }, t("signin.link"))));
+          t("account.create.submit")),
+        nextPath() ? h("p", { class: "hint create-next" }, t("account.create.then_back")) : null),
+      h("p", { class: "signin-links" }, t("account.create.have_one"), " ", link(withNext("/sign-in"), { id: "to-sign-in" }, t("signin.link"))));
   }
 
   async create() {
@@ -144,21 +163,33 @@ class AccountPage {
     const badName = length < l.nickname_min || length > l.nickname_max;
     if (badName || password.length < limits().password_min || password.length > limits().password_max) {
       this.errors.create = t(badName ? "error.account.bad_username" : "error.account.weak_password");
+      this.errorField = badName ? "username" : "password";
       this.render();
       this.container.querySelector(badName ? "#create-username" : "#create-password")?.focus();
       return;
     }
-    await this.act("create", async () => {
+    const next = nextPath();
+    const made = await this.act("create", async () => {
       // A first visit becomes a guest first: the account is made of a guest.
       if (!this.player) this.player = await signIn(username);
       this.player = await createAccount(username, password);
       this.drafts = {};
-      this.offerPasskey = passkeysSupported();
+      this.offerPasskey = !next && passkeysSupported();
       announce(t("account.create.done", { name: this.player.username }));
-      this.loadLists();
+      if (!next) this.loadLists();
     }, "create");
+    // Made on the way somewhere (an invite to a rated table): back there.
+    if (made && next) {
+      toast(t("account.create.done", { name: this.player.username }), "info");
+      navigate(next, { replace: true });
+      return;
+    }
+    this.errorField = this.errors.create ? fieldOf(this.errorCodes.create) : null;
     this.render();
-    this.container.querySelector(this.errors.create ? "#create-username" : "#account-top-title")?.focus();
+    // The focus goes to the field the error is about (else back to the button pressed).
+    const focus = !this.errors.create ? "#account-top-title"
+      : this.errorField ? `#create-${this.errorField}` : "#create-account";
+    this.container.querySelector(focus)?.focus();
   }
 
   /** Run an action, the page's buttons off meanwhile; its error goes to `errorKey` (a
@@ -166,14 +197,14 @@ class AccountPage {
   async act(name, fn, errorKey = null, words = errorText) {
     if (this.busy) return false;
     this.busy = name;
-    if (errorKey) this.errors[errorKey] = "";
+    if (errorKey) { this.errors[errorKey] = ""; this.errorCodes[errorKey] = ""; }
     const off = Array.from(this.container.querySelectorAll("button:not([disabled])"));
     for (const button of off) button.disabled = true;
     try {
       await fn();
       return true;
     } catch (err) {
-      if (errorKey) this.errors[errorKey] = words(err);
+      if (errorKey) { this.errors[errorKey] = words(err); this.errorCodes[errorKey] = (err && err.code) || ""; }
       else toast(words(err), "error");
       return false;
     } finally {

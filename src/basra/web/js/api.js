@@ -2,9 +2,11 @@
 // keeps the same player: a guest's token, or an account's once signed in (signing in
 // replaces the guest's token; signing out forgets it, and the next play makes a new guest).
 // The last /api/me body is kept too (the header names an account before the check answers);
-// onSession(fn) hears every change of it.
+// onSession(fn) hears every change of it. A stored account session that stops working (a
+// 401 from /api/me, a table socket closed 4401) is forgotten and the user told, once.
 
-import { currentLanguage } from "./i18n.js";
+import { currentLanguage, t } from "./i18n.js";
+import { announce, toast } from "./ui.js";
 
 const TOKEN_KEY = "basra.token";
 const NICK_KEY = "basra.nickname";
@@ -123,11 +125,33 @@ export function me() {
     return player;
   }, (err) => {
     if (err.status !== 401) throw err;
-    if (session.token === token) session.forget();
+    sessionEnded(token);
     return null;
   }).finally(() => { if (checking && checking.answer === answer) checking = null; });
   checking = { token, answer };
   return answer;
+}
+
+/** The token this page last told its user had stopped working (told once). */
+let toldEnded = "";
+
+/** The stored session `token` stopped working on the server (a 401 from /api/me, or a
+ * table's socket closed with 4401): signed out on another device, everywhere, by a new
+ * password, or the account deleted. It is forgotten (if it is still the one held) and,
+ * when it was an account's (the cached me said so) or `always`, the user is told once.
+ * True when it was told (now or before). */
+export function sessionEnded(token, { always = false } = {}) {
+  if (!token) return false;
+  const held = session.token === token;
+  const wasAccount = held && !!(mine && mine.account);
+  if (held) session.forget();
+  if (toldEnded === token) return true;
+  if (!wasAccount && !always) return false;
+  toldEnded = token;
+  const text = t("account.signed_out_here");
+  toast(text, "info", 8000);
+  announce(text);
+  return true;
 }
 
 /** Become a new guest: called `nickname`, or, without one, a friendly name the server

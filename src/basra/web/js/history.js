@@ -1,10 +1,11 @@
-// Your finished matches, newest first, each with its record to download.
+// Your finished matches, newest first, each with its record to download; a rated one with
+// the "Rated" tag and your rating change.
 
 import { h, replace } from "./dom.js";
 import { t, num, dateTime } from "./i18n.js";
 import { api, me, recordUrl } from "./api.js";
 import { sideOf } from "./variants.js";
-import { link, playerName, spinner } from "./ui.js";
+import { link, playerName, ratedMarks, spinner } from "./ui.js";
 
 export function mount(container) {
   let matches = null;
@@ -42,14 +43,16 @@ export function historyItem(m) {
   const all = m.players.map((name, seat) => ({ name, seat, kind: String(name).startsWith("bot:") ? "bot" : "human" }));
   const names = all.map((player, seat) => (seat === m.seat ? t("seat.you") : playerName(player, all)));
   const opponents = names.filter((_, seat) => seat !== m.seat);
-  return h("li", { class: ["history-item", result], dataset: { table: m.table } },
+  const { tag, change } = ratedMarks(m);
+  return h("li", { class: ["history-item", result], dataset: { table: m.table, rated: m.rated ? "true" : null } },
     h("span", { class: ["result-badge", result] }, t(`history.${result}`)),
     h("div", { class: "history-main" },
       h("div", { class: "history-title" },
-        h("strong", null, t(`variant.${m.variant}.name`)), " · ",
+        h("strong", null, t(`variant.${m.variant}.name`)), tag ? [" ", tag] : null, " · ",
         h("span", null, t("history.vs", { names: opponents.join(t("list.sep")) }))),
       h("div", { class: "history-meta muted" },
-        h("span", { class: "history-score" }, m.totals.map((n) => num(n)).join(" – ")), " · ",
+        h("bdi", { class: "history-score", dir: "ltr" }, m.totals.map((n) => num(n)).join(" – ")),
+        change ? [" ", change] : null, " · ",
         h("time", { datetime: m.finished_at }, dateTime(m.finished_at)))),
     h("a", { class: "btn small", href: m.record || recordUrl(m.table), download: `basra-${m.table}.json`, "aria-label": t("history.download_label", { variant: t(`variant.${m.variant}.name`), date: dateTime(m.finished_at) }) }, t("history.download")));
 }

@@ -1,6 +1,8 @@
 // The landing page of an invite link (/join/CODE): nothing is asked. With no session yet a
 // guest with a made-up name is made (it can be renamed in the lobby), then the seat is taken
-// and the table opens; a code that opens no table says so at once.
+// and the table opens; a code that opens no table says so at once. A rated table's seat is
+// for accounts: a guest is offered to make one (/account?next=/join/CODE), and comes back
+// here to take the seat once it is made.
 
 import { h, replace } from "./dom.js";
 import { t } from "./i18n.js";
@@ -25,11 +27,17 @@ export function mount(container, params) {
     }
     // A code that opens no table has the words of the server's own page for it.
     const invalid = failure.code === "table/not_found";
+    const rated = failure.code === "table/rated_needs_account";
     title.textContent = t(invalid ? "page.invite_invalid.heading" : "lobby.invite.title");
+    const back = `/join/${encodeURIComponent(params.join)}`;
     replace(box, title,
-      h("p", { class: ["invite-error", !invalid && "field-error"], role: "alert" },
+      h("p", { class: ["invite-error", !invalid && !rated && "field-error"], role: "alert", dataset: { code: failure.code || null } },
         invalid ? t("page.invite_invalid.text", { code: params.join }) : errorText(failure)),
-      link("/", { class: "btn primary", id: "invite-lobby" }, t("lobby.invite.to_lobby")));
+      rated ? [
+        h("p", { class: "muted invite-rated-hint" }, t("lobby.invite.rated_back")),
+        h("p", null, link(`/account?next=${encodeURIComponent(back)}`, { class: "btn primary big", id: "invite-account" }, t("rated.create_account"))),
+        h("p", null, link("/", { id: "invite-lobby" }, t("lobby.invite.to_lobby")))]
+        : link("/", { class: "btn primary", id: "invite-lobby" }, t("lobby.invite.to_lobby")));
   };
 
   replace(container, box);

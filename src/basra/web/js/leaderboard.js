@@ -29,7 +29,8 @@ export function mount(container, params) {
   const render = () => {
     if (!alive) return;
     const name = t(`variant.${variant}.name`);
-    setPageTitle(t("leaderboard.page_title", { variant: name }));
+    // An unknown variant's page is the leaderboard's, not some variant's.
+    setPageTitle(unknown ? t("page.title.leaderboard") : t("leaderboard.page_title", { variant: name }));
     let body;
     if (unknown) body = h("p", { class: "field-error", role: "alert" }, t("leaderboard.unknown", { name: asked }));
     else if (failed) body = h("p", { class: "field-error", role: "alert" }, t("error.generic"));
@@ -75,23 +76,23 @@ export function mount(container, params) {
 
 function table(board, variantName) {
   const me = myUsername();
-  return h("div", { class: "board-wrap" },
-    h("table", { class: "board" },
+  return h("div", { class: "leaderboard-wrap" },
+    h("table", { class: "leaderboard-table" },
       h("caption", { class: "sr-only" }, t("leaderboard.caption", { variant: variantName })),
       h("thead", null, h("tr", null,
-        h("th", { scope: "col", class: "rank" }, h("abbr", { title: t("leaderboard.rank_label") }, t("leaderboard.rank"))),
-        h("th", { scope: "col", class: "who" }, t("leaderboard.player")),
-        h("th", { scope: "col", class: "num" }, t("leaderboard.rating")),
-        h("th", { scope: "col", class: "num" }, t("leaderboard.games")))),
+        h("th", { scope: "col", class: "leaderboard-rank" }, h("abbr", { title: t("leaderboard.rank_label") }, t("leaderboard.rank"))),
+        h("th", { scope: "col", class: "leaderboard-who" }, t("leaderboard.player")),
+        h("th", { scope: "col", class: "leaderboard-num" }, t("leaderboard.rating")),
+        h("th", { scope: "col", class: "leaderboard-num" }, t("leaderboard.games")))),
       h("tbody", null, board.players.map((p) => h("tr", {
-        class: me && p.username.toLocaleLowerCase() === me ? "me" : null,
+        class: me && p.username.toLocaleLowerCase() === me ? "leaderboard-me" : null,
         dataset: { username: p.username },
       },
-        h("td", { class: "rank" }, num(p.rank)),
-        h("th", { scope: "row", class: "who" },
-          link(`/players/${encodeURIComponent(p.username)}`, { class: "board-name" }, h("bdi", null, p.nickname)),
+        h("td", { class: "leaderboard-rank" }, num(p.rank)),
+        h("th", { scope: "row", class: "leaderboard-who" },
+          link(`/players/${encodeURIComponent(p.username)}`, { class: "leaderboard-name" }, h("bdi", null, p.nickname)),
           p.nickname.toLocaleLowerCase() === p.username.toLocaleLowerCase() ? null
-            : h("span", { class: "board-username muted" }, h("bdi", null, p.username))),
-        h("td", { class: "num rating" }, h("bdi", { dir: "ltr" }, String(p.rating))),
-        h("td", { class: "num" }, num(p.games)))))));
+            : h("span", { class: "leaderboard-username muted" }, h("bdi", null, p.username))),
+        h("td", { class: "leaderboard-num leaderboard-rating" }, h("bdi", { dir: "ltr" }, String(p.rating))),
+        h("td", { class: "leaderboard-num" }, num(p.games)))))));
 }

@@ -6,9 +6,9 @@
 import { h, replace, s } from "./dom.js";
 import { currentLanguage, isRTL, num, t } from "./i18n.js";
 import * as apiModule from "./api.js";
-import { signedNumber, signedTag } from "./cards.js";
+import { signedNumber } from "./cards.js";
 import { variantNames } from "./variants.js";
-import { link, loadStyle, playerName, setPageTitle, spinner } from "./ui.js";
+import { fill, link, loadStyle, playerName, ratedMarks, setPageTitle, spinner } from "./ui.js";
 
 const STYLE = new URL("../css/profile.css", import.meta.url);
 
@@ -20,13 +20,6 @@ export function locale() {
 
 export function dateOnly(iso) {
   return new Intl.DateTimeFormat(locale(), { dateStyle: "medium" }).format(new Date(iso));
-}
-
-/** The text of `key` with its {placeholders} filled by nodes or strings (for links inside
- * a sentence: the words stay the catalogue's, in the catalogue's order). */
-export function fill(key, params) {
-  const text = t(key, Object.fromEntries(Object.keys(params).map((name) => [name, `\u0000${name}\u0000`])));
-  return text.split("\u0000").map((part, i) => (i % 2 ? params[part] : part)).filter((part) => part !== "");
 }
 
 function myUsername() {
@@ -119,15 +112,15 @@ function ratingsSection(p) {
     return { chart: null, section: h("section", { class: "profile-section", "aria-labelledby": "profile-ratings" },
       title, h("p", { class: "muted profile-none" }, t("profile.no_ratings"))) };
   }
-  const cards = h("ul", { class: "rating-cards" }, variants.map((variant) => {
+  const cards = h("ul", { class: "profile-rating-cards" }, variants.map((variant) => {
     const r = p.ratings[variant];
-    return h("li", { class: ["rating-card", r.provisional && "provisional"], dataset: { variant } },
-      h("span", { class: "rating-variant" }, t(`variant.${variant}.name`)),
-      h("strong", { class: "rating-label", title: r.provisional ? t("profile.provisional") : null }, h("bdi", { dir: "ltr" }, r.label)),
-      h("span", { class: "rating-meta muted" },
+    return h("li", { class: ["profile-rating-card", r.provisional && "provisional"], dataset: { variant } },
+      h("span", { class: "profile-rating-variant" }, t(`variant.${variant}.name`)),
+      h("strong", { class: "profile-rating-label", title: r.provisional ? t("profile.provisional") : null }, h("bdi", { dir: "ltr" }, r.label)),
+      h("span", { class: "profile-rating-meta muted" },
         h("bdi", { dir: "ltr", title: t("profile.deviation_label", { n: num(r.deviation) }) }, t("profile.deviation", { n: num(r.deviation) })),
         " · ", t("profile.rating_games", { count: r.games, n: num(r.games) })),
-      r.provisional ? h("span", { class: "rating-note muted" }, t("profile.provisional")) : null);
+      r.provisional ? h("span", { class: "profile-rating-note muted" }, t("profile.provisional")) : null);
   }));
   const chart = ratingChart(variants.map((variant) => ({ variant, points: p.ratings[variant].history || [] })), locale());
   return {
@@ -137,7 +130,7 @@ function ratingsSection(p) {
 }
 
 function statsSection(p) {
-  const figure = (key, value, cls) => h("div", { class: ["stat", cls] },
+  const figure = (key, value, cls) => h("div", { class: ["profile-stat", cls] },
     h("dt", null, t(`profile.${key}`)),
     h("dd", null, value === null || value === undefined ? "–" : num(value)));
   const perRound = p.rounds > 0
@@ -145,7 +138,7 @@ function statsSection(p) {
     : p.games > 0 ? t("profile.no_rounds") : "";
   return h("section", { class: "profile-section", "aria-labelledby": "profile-matches" },
     h("h2", { id: "profile-matches" }, t("profile.matches")),
-    h("dl", { class: "stats" },
+    h("dl", { class: "profile-stats" },
       figure("games", p.games, "games"), figure("wins", p.wins, "wins"),
       figure("draws", p.draws, "draws"), figure("losses", p.losses, "losses"),
       figure("basras_per_round", p.basras_per_round, "basras"),
@@ -178,15 +171,13 @@ export function recentItem(m) {
       : h("bdi", null, shown));
   });
   const variant = t(`variant.${m.variant}.name`);
-  const change = m.rated && m.change !== null && m.change !== undefined
-    ? h("span", { class: ["rating-change", m.change > 0 ? "up" : m.change < 0 ? "down" : ""], "aria-label": t("profile.change_label", { change: signedNumber(m.change) }) }, signedTag(m.change))
-    : null;
+  const { tag, change } = ratedMarks(m);
   return h("li", { class: ["history-item", result], dataset: { table: m.table } },
     h("span", { class: ["result-badge", result] }, t(`history.${result}`)),
     h("div", { class: "history-main" },
       h("div", { class: "history-title" },
         h("strong", null, variant),
-        m.rated ? [" ", h("span", { class: "rated-tag" }, t("profile.rated"))] : null, " · ",
+        tag ? [" ", tag] : null, " · ",
         h("span", null, fill("history.vs", { names: h("span", { class: "rivals" }, rivals) }))),
       h("div", { class: "history-meta muted" },
         h("bdi", { class: "history-score", dir: "ltr" }, m.totals.map((n) => num(n)).join(" – ")),
@@ -248,11 +239,11 @@ export function ratingChart(lines, loc) {
     variant: t(`variant.${line.variant}.name`),
     first: String(line.points[0].rating), last: String(line.points[line.points.length - 1].rating),
   })).join(t("list.sep"));
-  const area = h("div", { class: "chart-area", dir: "ltr", role: "img", "aria-label": t("profile.chart_label", { lines: summary }) });
-  const legend = h("ul", { class: "chart-legend" }, shown.map((line) => h("li", { dataset: { variant: line.variant } },
-    h("span", { class: "swatch", style: { "--swatch": colourOf(line.variant) }, "aria-hidden": "true" }),
+  const area = h("div", { class: "profile-chart-area", dir: "ltr", role: "img", "aria-label": t("profile.chart_label", { lines: summary }) });
+  const legend = h("ul", { class: "profile-chart-legend" }, shown.map((line) => h("li", { dataset: { variant: line.variant } },
+    h("span", { class: "profile-swatch", style: { "--swatch": colourOf(line.variant) }, "aria-hidden": "true" }),
     t(`variant.${line.variant}.name`))));
-  const element = h("figure", { class: "rating-chart" },
+  const element = h("figure", { class: "profile-chart" },
     h("figcaption", null, t("profile.chart")), area, legend);
 
   const draw = (width) => {
@@ -305,7 +296,7 @@ export function ratingChart(lines, loc) {
           s("title", null, pointLabel(line, point))));
       }
     }
-    replace(area, s("svg", { class: "chart-svg", width, height, viewBox: `0 0 ${width} ${height}`, "aria-hidden": "true", focusable: "false" }, parts));
+    replace(area, s("svg", { class: "profile-chart-svg", width, height, viewBox: `0 0 ${width} ${height}`, "aria-hidden": "true", focusable: "false" }, parts));
   };
 
   let observer = null;

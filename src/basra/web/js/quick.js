@@ -1,11 +1,11 @@
 // The lobby's quick match: one long poll of the ticket open at all times, the elapsed time,
-// the bot offer, cancelling; and the hand-over from a table whose matched opponent never
+// whether the search is rated (an account's) or casual (a guest's), the bot offer, cancelling; and the hand-over from a table whose matched opponent never
 // came (requeued: the lobby opens waiting on the new ticket).
 
 import { h, replace } from "./dom.js";
 import { t } from "./i18n.js";
 import { api } from "./api.js";
-import { errorText, navigate, toast, spinner } from "./ui.js";
+import { errorText, fill, link, navigate, toast, spinner } from "./ui.js";
 
 const REQUEUED = "basra.requeued";
 /** A long poll's seconds: the server answers sooner on a match or when a bot is offered. The
@@ -56,11 +56,23 @@ export class QuickMatch {
     return [
       q.notice ? h("p", { class: "notice quick-notice", dataset: { notice: q.notice } }, t(`lobby.quick.${q.notice}`)) : null,
       h("p", { class: "waiting-line" }, spinner(), " ", t("lobby.quick.waiting", { variant: t(`variant.${q.variant}.name`) }), " ", h("span", { class: "elapsed" }, elapsed(q.since))),
+      this.ratedLine(),
       q.offer ? h("div", { class: "offer" },
         q.notice ? null : h("p", null, t("lobby.quick.offer")),
         h("button", { type: "button", class: "btn primary", id: "quick-bot", on: { click: () => this.takeBot() } }, t("lobby.quick.take_bot", { level: t(`bot.level.${lobby.level}`) }))) : null,
       h("button", { type: "button", class: "btn ghost", id: "quick-cancel", on: { click: () => this.cancel() } }, t("lobby.quick.cancel")),
     ];
+  }
+
+  /** Whether this search is rated: an account's is (against another account), a guest's is
+   * casual, with the way to an account. */
+  ratedLine() {
+    const player = this.lobby.player;
+    if (player && player.account) {
+      return h("p", { class: "hint quick-rated", dataset: { rated: "true" } }, t("lobby.quick.rated"));
+    }
+    return h("p", { class: "hint quick-rated", dataset: { rated: "false" } },
+      fill("lobby.quick.casual", { link: link("/account", { class: "quick-to-account" }, t("lobby.quick.casual_link")) }));
   }
 
   redraw() {

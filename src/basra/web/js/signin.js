@@ -7,7 +7,7 @@ import { h, replace } from "./dom.js";
 import { t } from "./i18n.js";
 import { cachedMe, me, signInWithPassword } from "./api.js";
 import { passkeyError, passkeysSupported, signInWithPasskey } from "./passkey.js";
-import { announce, errorText, link, loadStyle, navigate, spinner, toast } from "./ui.js";
+import { announce, errorText, link, loadStyle, navigate, nextPath, spinner, toast } from "./ui.js";
 
 const STYLE = new URL("../css/account.css", import.meta.url);
 
@@ -104,7 +104,7 @@ class SignIn {
       this.password = "";
       toast(t("signin.done", { name: player.username || player.nickname }), "info");
       announce(t("signin.done", { name: player.username || player.nickname }));
-      navigate("/");
+      navigate(nextPath() || "/");
     } catch (err) {
       if (kind === "passkey") this.passkeyError = passkeyError(err);
       else this.error = signInError(err);

@@ -4,16 +4,20 @@
 // online; when the browser says it went offline the socket is given up at once (it would
 // only die later), so the page says so. The server answers every new connection with a full
 // snapshot, so nothing else is needed to resume. A `closed` message (the table left the
-// server's memory: it is over) ends it for good: no reconnecting after that.
+// server's memory: it is over) ends it for good: no reconnecting after that; so does a close
+// with code 4401 (the session the socket was opened with ended: signed out).
 
 const DELAYS = [500, 1000, 2000, 3000];
+/** The close code of a socket whose session ended (signed out elsewhere...): never retried. */
+export const SIGNED_OUT = 4401;
 const PING_EVERY = 15000;
 const SILENCE_LIMIT = 45000;
 
 export class TableSocket {
   /** handlers: onMessage(msg), onStatus(status, info) with status connecting | open |
    * reconnecting | gone (the table does not exist) | ended (the server closed the table) |
-   * closed (by us). */
+   * signed-out (closed 4401: the session ended; info.token is the one it used) | closed (by
+   * us). */
   constructor(tableId, token, handlers) {
     this.tableId = tableId;
     this.token = token;
@@ -73,10 +77,17 @@ export class TableSocket {
       if (message.type === "closed") this.stopped = true;
       this.handlers.onMessage(message);
     };
-    ws.onclose = () => {
+    ws.onclose = (event) => {
       if (ws !== this.ws) return;
       this.stopPinging();
       this.ws = null;
+      if (event && event.code === SIGNED_OUT) {
+        // The session this socket was opened with has ended: no reconnecting with it.
+        const already = this.stopped;
+        this.shutdown();
+        if (!already) this.handlers.onStatus("signed-out", { token: this.token });
+        return;
+      }
       if (!this.stopped) this.scheduleReconnect();
     };
     ws.onerror = () => { /* onclose follows */ };

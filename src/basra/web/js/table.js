@@ -8,9 +8,9 @@
 // keys and hovers reach one delegated handler through data-action attributes; only entries
 // of view.legal are ever sent, with the state's version (docs/BROWSER.md).
 
-import { morph, reducedMotion } from "./dom.js";
+import { h, morph, reducedMotion } from "./dom.js";
 import { t } from "./i18n.js";
-import { me, session } from "./api.js";
+import { me, session, sessionEnded } from "./api.js";
 import { cardName } from "./cards.js";
 import * as S from "./state.js";
 import { TableSocket } from "./socket.js";
@@ -94,18 +94,20 @@ class TablePage {
     this.redraw();
     this.unbind = bindEvents(this);
     this.stopClock = startClock(this, (now) => this.frame(now));
-    const connect = () => {
-      if (this.destroyed) return;
-      this.st = S.rememberSeat(this.st, this.ev.seatOf(session.playerId));
-      this.socket = new TableSocket(this.st.id, session.token, {
-        onMessage: (m) => this.message(m),
-        onStatus: (status, info) => this.status(status, info),
-      });
-      this.socket.connect();
-      window.basraTable = this.socket;
-    };
-    if (session.token) me().catch(() => null).finally(connect);
-    else connect();
+    if (session.token) me().catch(() => null).finally(() => this.connect());
+    else this.connect();
+  }
+
+  /** Open the table's socket with the session held now. */
+  connect() {
+    if (this.destroyed) return;
+    this.st = S.rememberSeat(this.st, this.ev.seatOf(session.playerId));
+    this.socket = new TableSocket(this.st.id, session.token, {
+      onMessage: (m) => this.message(m),
+      onStatus: (status, info) => this.status(status, info),
+    });
+    this.socket.connect();
+    window.basraTable = this.socket;
   }
 
   destroy() {
@@ -189,6 +191,12 @@ class TablePage {
 
   status(status, info) {
     if (this.destroyed) return;
+    if (status === "signed-out") {
+      // The session this socket used ended: signed in anew since (another tab), back with
+      // that one; else it is forgotten (the user told) and the banner says so.
+      if (session.token && session.token !== info.token) { this.connect(); return; }
+      sessionEnded(info.token, { always: true });
+    }
     const before = this.st;
     this.st = S.connectionStatus(before, status, info);
     if (status === "open" && before.wasReconnecting) {
@@ -336,7 +344,9 @@ class TablePage {
   rules() { if (this.st.game) openRules(S.table(this.st).variant); }
 
   async resign() {
-    const ok = await confirmDialog({ title: t("resign.title"), text: t("resign.text"), yes: t("resign.yes"), no: t("resign.no"), danger: true });
+    // At a rated table, what resigning costs is said too.
+    const rated = this.st.game && S.table(this.st).rated ? h("p", { class: "resign-rated" }, t("resign.rated")) : null;
+    const ok = await confirmDialog({ title: t("resign.title"), text: [t("resign.text"), rated], yes: t("resign.yes"), no: t("resign.no"), danger: true });
     if (ok && S.inMatch(this.st)) this.send({ type: "resign" });
   }
 

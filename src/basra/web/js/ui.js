@@ -1,8 +1,10 @@
 // Small shared pieces of UI: toasts, the screen-reader announcer, names of players and
-// sides, and navigation inside the single page.
+// sides, a rated match's marks in a history list, sentences with links inside, and
+// navigation inside the single page.
 
 import { h } from "./dom.js";
 import { has, t } from "./i18n.js";
+import { signedNumber, signedTag } from "./cards.js";
 import { limits } from "./variants.js";
 
 /** The numbers some error texts name, from the server's limits. */
@@ -10,6 +12,13 @@ const ERROR_PARAMS = {
   "guest/bad_nickname": (l) => ({ min: l.nickname_min, max: l.nickname_max }),
   "seed/bad": (l) => ({ max: l.max_part_bytes }),
 };
+
+/** The text of `key` with its {placeholders} filled by nodes or strings (for links inside
+ * a sentence: the words stay the catalogue's, in the catalogue's order). */
+export function fill(key, params) {
+  const text = t(key, Object.fromEntries(Object.keys(params).map((name) => [name, `\u0000${name}\u0000`])));
+  return text.split("\u0000").map((part, i) => (i % 2 ? params[part] : part)).filter((part) => part !== "");
+}
 
 export function announce(text) {
   const el = document.getElementById("announcer");
@@ -57,6 +66,21 @@ export function playerName(player, players = null) {
     return t("bot.name", { level: t(`bot.level.${level}`) });
   }
   return name;
+}
+
+/** What a history list (the history page, the lobby's recent matches, a profile's) shows of
+ * a rated match: the "Rated" tag and the player's rating change (`+12` green, `−12` red,
+ * read left to right in every language); `null` for each when the match was not rated or
+ * has no change (an aborted one). Styled by base.css. */
+export function ratedMarks(m) {
+  if (!m || !m.rated) return { tag: null, change: null };
+  const tag = h("span", { class: "history-rated" }, t("profile.rated"));
+  const n = m.change;
+  const change = n === null || n === undefined ? null
+    : h("span", { class: ["history-change", n > 0 ? "up" : n < 0 ? "down" : null], dataset: { change: String(n) } },
+      h("span", { class: "sr-only" }, t("profile.change_label", { change: signedNumber(n) })),
+      h("span", { "aria-hidden": "true" }, signedTag(n)));
+  return { tag, change };
 }
 
 let baseTitle = "";
@@ -134,4 +158,23 @@ export function spinner() {
 export function icon(name) {
   const span = h("span", { class: `icon icon-${name}`, "aria-hidden": "true" });
   return span;
+}
+
+/** The same-site path a page was asked to go back to (`?next=/join/CODE`), or null: only a
+ * path of this site is ever followed (not `//host`, a backslash, or another origin). */
+export function nextPath() {
+  const next = new URLSearchParams(location.search).get("next") || "";
+  if (!next.startsWith("/") || next.startsWith("//") || next.includes("\\")) return null;
+  try {
+    const url = new URL(next, location.origin);
+    return url.origin === location.origin ? url.pathname + url.search + url.hash : null;
+  } catch {
+    return null;
+  }
+}
+
+/** ``path`` carrying this page's `next` on, if it has one. */
+export function withNext(path) {
+  const next = nextPath();
+  return next ? `${path}?next=${encodeURIComponent(next)}` : path;
 }

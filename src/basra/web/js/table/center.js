@@ -103,6 +103,7 @@ function dealCard(st, ctx) {
 function content(st, ctx) {
   if (!st.game) {
     if (st.connection === "gone") return card(null, null, h("p", null, t("table.not_found")), lobbyButton());
+    if (st.connection === "signed-out") return card("signed-out-card", "signed-out", h("p", null, t("account.signed_out_here")), lobbyButton());
     return card(null, null, h("span", { class: "spinner" }), h("p", null, t("table.connecting")));
   }
   const tb = table(st);

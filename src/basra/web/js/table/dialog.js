@@ -45,10 +45,13 @@ export function openDialog({ title, body = [], actions = [], kind = "confirm" })
   });
 }
 
-/** Ask before something that cannot be taken back: true when the player confirms. */
+/** Ask before something that cannot be taken back: true when the player confirms. `text`
+ * is a paragraph, or several (each a string or a node). */
 export async function confirmDialog({ title, text, yes, no, danger = false }) {
+  const paragraphs = (Array.isArray(text) ? text : [text]).filter(Boolean)
+    .map((p) => (p instanceof Node ? p : h("p", null, p)));
   const value = await openDialog({
-    title, body: [h("p", null, text)],
+    title, body: paragraphs,
     actions: [
       { label: no, value: "no", focus: true },
       { label: yes, value: "yes", primary: !danger, danger },

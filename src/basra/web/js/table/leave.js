@@ -18,7 +18,8 @@ function askLeave() {
 /** Listen while the table page is mounted; returns unguard(). */
 export function guardLeaving(page) {
   const path = location.pathname;
-  const asking = () => inMatch(page.st) && !page.destroyed;
+  // Signed out on this device (the socket closed 4401), the seat is out of reach anyway.
+  const asking = () => inMatch(page.st) && !page.destroyed && page.st.connection !== "signed-out";
   let guarded = false;
 
   const onBeforeUnload = (event) => {

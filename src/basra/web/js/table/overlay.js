@@ -1,6 +1,7 @@
 // The overlays: a round's summary (its breakdown, the page's fairness verdict; while the
 // next round waits, Continue, the countdown and who is still looking) and the match end
-// (winner, totals, each player's rating change in a rated match, the last round, rematch,
+// (winner, totals, each player's rating change in a rated match, or that it was not rated
+// when it ended before both had played, the last round, rematch,
 // the record; who resigned). Buttons act through data-action ("ready", "close-overlay", "rematch",
 // "fair-details", "nav").
 
@@ -24,11 +25,15 @@ function totalsTable(st, totals, winner) {
     h("tbody", null, rows));
 }
 
-/** A rated match's rating changes (table.result.ratings): "You 1512 +12" per player. */
+/** A rated match's rating changes (table.result.ratings): "You 1512 +12" per player; or,
+ * when it was aborted (it ended before both players had played: no ratings), one line
+ * saying it was not rated. */
 function ratingChanges(st) {
   const result = table(st).result;
   const changes = result && Array.isArray(result.ratings) ? result.ratings : [];
-  if (!changes.length) return null;
+  if (!changes.length) {
+    return result && result.aborted ? h("p", { class: "end-aborted", dataset: { notice: "aborted" } }, t("rated.aborted")) : null;
+  }
   return h("section", { class: "end-ratings-box", "aria-labelledby": "end-ratings-title" },
     h("h3", { id: "end-ratings-title" }, t("rated.end_title")),
     h("ul", { class: "end-ratings" }, changes.map((r) => {
