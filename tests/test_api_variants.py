@@ -14,6 +14,7 @@ import pytest
 from basra.bots import LEVELS
 from basra.cards import NAMES, parse_card
 from basra.rules import DEFAULT_VARIANT, VARIANTS, find_variant
+from basra.server.accounts import PASSWORD_MAX, PASSWORD_MIN
 from basra.server.auth import NICKNAME_MAX, NICKNAME_MIN
 from basra.shuffle import MAX_CLIENT_SEED_BYTES, MAX_PART_BYTES, OWN_TEXT_BYTES
 from server_harness import database, running_server
@@ -86,4 +87,5 @@ def test_bot_levels_and_limits(book: dict[str, Any]) -> None:
     assert book["limits"] == {"max_part_bytes": MAX_PART_BYTES,
                               "own_text_bytes": OWN_TEXT_BYTES,
                               "max_client_seed_bytes": MAX_CLIENT_SEED_BYTES,
-                              "nickname_min": NICKNAME_MIN, "nickname_max": NICKNAME_MAX}
+                              "nickname_min": NICKNAME_MIN, "nickname_max": NICKNAME_MAX,
+                              "password_min": PASSWORD_MIN, "password_max": PASSWORD_MAX}

@@ -20,7 +20,7 @@ from pathlib import Path
 import httpx
 import pytest
 from redis.asyncio import Redis
-from websockets.exceptions import ConnectionClosed
+from websockets.exceptions import ConnectionClosed, InvalidHandshake
 
 from basra.records import parse_record
 from basra.replay import verify
@@ -169,7 +169,8 @@ async def play_on(guest: Guest, table_id: str, nodes: list[ServeProcess],
                 try:
                     await guest.connect(table_id)
                     break
-                except (ConnectionClosed, OSError):
+                except (ConnectionClosed, OSError, InvalidHandshake):
+                    # (a node just killed may still take the connection, then drop it)
                     await asyncio.sleep(0.2)
 
 

@@ -184,7 +184,7 @@ def test_a_watcher_sees_whole_names_and_no_hand(players: list[Player], browser: 
         assert names[0]["lines"] == 1  # a short name on one line
         assert page.locator(".watching-mark").is_visible()
         assert not page.locator(".hand").is_visible()
-        assert page.locator(".floor .floor-card").count() > 0
+        assert page.locator(".floor").is_visible()  # (a Jack may have swept it empty)
         assert page.locator(".seat-plate").count() == 2
         shot(page, f"looks-watcher-{lang}")
         no_errors(watcher)
