@@ -162,7 +162,9 @@ def test_client_seeds_are_used_in_their_round_and_the_commitment_comes_first(
         await omar.connect(table_id)
         try:
             # No part before the round's commitment: there is no round to send it for.
-            await amira.until(lambda s: s["table"]["status"] == "waiting")
+            # (Omar's arrival is seen first: it is sent to Amira too, at the same version.)
+            await amira.until(lambda s: s["table"]["status"] == "waiting"
+                              and s["table"]["players"][1]["connected"] is True)
             await refused(amira, {"type": "seed", "round": 1, "client_seed": "early"},
                           "seed/wrong_round")
             r = await http.post(f"{base}/api/tables/{table_id}/bots",
