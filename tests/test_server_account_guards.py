@@ -22,7 +22,7 @@ from server_harness import (
     serve,
 )
 from test_server_accounts import PASSWORD, bearer, claim, code_of, signed_in
-from test_server_ratings import account, me, quick_pair
+from test_server_ratings import account, at_a_rated_quick_table, each_plays_once, me
 
 
 async def closed_with(guest: Guest, timeout: float = 10) -> int:
@@ -70,19 +70,9 @@ def test_signing_out_closes_the_sessions_open_sockets(backend: Backend) -> None:
 
 def test_a_deleted_account_leaves_its_table_and_is_not_rated(backend: Backend) -> None:
     async def scenario(base: str, http: httpx.AsyncClient) -> None:
-        amira = await account(base, http, "Amira")
-        omar = await account(base, http, "Omar")
-        ticket = await quick_pair(base, http, amira, omar)
-        await amira.connect(ticket["table"])
-        await omar.connect(ticket["table"])
+        amira, omar = await at_a_rated_quick_table(base, http)
         try:
-            for _ in range(2):  # both play once, so the match would count
-                state = await amira.until(lambda s: s["table"]["phase"] == "playing"
-                                          and s["view"]["turn"] is not None, 15)
-                player = amira if state["view"]["turn"] == state["you"] else omar
-                mine = await player.until(player.my_turn, 15)
-                await player.play_legal(0)
-                await amira.until(lambda s, v=mine["version"]: s["version"] > v)
+            await each_plays_once(amira, omar)  # so the match would count
             r = await http.request("DELETE", f"{base}/api/account", headers=omar.headers,
                                    json={"confirm": "Omar"})
             assert r.status_code == 200, r.text

@@ -62,6 +62,28 @@ async def quick_pair(base: str, http: httpx.AsyncClient, first: Guest, second: G
     return got[0]
 
 
+async def at_a_rated_quick_table(base: str, http: httpx.AsyncClient
+                                 ) -> tuple[Guest, Guest]:
+    """Accounts Amira and Omar paired by quick match, both connected."""
+    amira = await account(base, http, "Amira")
+    omar = await account(base, http, "Omar")
+    ticket = await quick_pair(base, http, amira, omar)
+    await amira.connect(ticket["table"])
+    await omar.connect(ticket["table"])
+    return amira, omar
+
+
+async def each_plays_once(amira: Guest, omar: Guest) -> None:
+    """Both make a play of their own, in turn (so that a rated match counts)."""
+    for _ in range(2):
+        state = await amira.until(lambda s: s["table"]["phase"] == "playing"
+                                  and s["view"]["turn"] is not None, 15)
+        player = amira if state["view"]["turn"] == state["you"] else omar
+        mine = await player.until(player.my_turn, 15)
+        await player.play_legal(0)
+        await amira.until(lambda s, v=mine["version"]: s["version"] > v)
+
+
 def expected(result: dict[str, Any]) -> tuple[Rating, Rating]:
     """Seat 0's and seat 1's ratings after their first game, by Glicko-2."""
     winner = result["winner"]
@@ -167,13 +189,7 @@ def test_a_resigned_rated_match_after_both_played_is_lost_and_rated(
         await amira.connect(table_id)
         await omar.connect(table_id)
         try:
-            for _ in range(2):  # each plays once, in turn
-                state = await amira.until(lambda s: s["table"]["phase"] == "playing"
-                                          and s["view"]["turn"] is not None, 15)
-                guest = amira if state["view"]["turn"] == state["you"] else omar
-                mine = await guest.until(guest.my_turn, 15)
-                await guest.play_legal(0)
-                await amira.until(lambda s, v=mine["version"]: s["version"] > v)
+            await each_plays_once(amira, omar)
             await amira.send({"type": "resign"})
             final = await omar.until(lambda s: s["table"]["status"] == "finished")
         finally:
@@ -194,11 +210,7 @@ def test_a_resigned_rated_match_after_both_played_is_lost_and_rated(
 def test_a_player_who_drops_is_played_by_the_bot_and_the_result_counts(
         backend: Backend) -> None:
     async def scenario(base: str, http: httpx.AsyncClient) -> None:
-        amira = await account(base, http, "Amira")
-        omar = await account(base, http, "Omar")
-        ticket = await quick_pair(base, http, amira, omar)
-        await amira.connect(ticket["table"])
-        await omar.connect(ticket["table"])
+        amira, omar = await at_a_rated_quick_table(base, http)
         try:
             state = await omar.until(lambda s: s["table"]["phase"] == "playing", 15)
             omar_seat = state["you"]
@@ -222,11 +234,7 @@ def test_a_player_who_never_plays_leaves_the_match_unrated(backend: Backend) -> 
     """Matched, but gone before a play of their own: the bot plays the seat to the end,
     and the match is aborted, not rated."""
     async def scenario(base: str, http: httpx.AsyncClient) -> None:
-        amira = await account(base, http, "Amira")
-        omar = await account(base, http, "Omar")
-        ticket = await quick_pair(base, http, amira, omar)
-        await amira.connect(ticket["table"])
-        await omar.connect(ticket["table"])
+        amira, omar = await at_a_rated_quick_table(base, http)
         try:
             await omar.until(lambda s: s["view"]["hand"] != [], 15)
             await omar.close()
