@@ -31,7 +31,7 @@ QUICK = {"iterations": 40, "time_cap": 0}
 
 
 def _bot(level: str, seed: int) -> Bot:
-    return make_bot(level, seed, **QUICK) if level == "hard" else make_bot(level, seed)
+    return make_bot(level, seed, **QUICK) if level in ("hard", "expert") else make_bot(level, seed)
 
 
 def _play_round(match: Match, bots: list[Bot], rng: random.Random) -> Match:
@@ -88,8 +88,8 @@ def test_choose_refuses_when_not_the_seats_turn() -> None:
 
 
 def test_unknown_level() -> None:
-    with pytest.raises(ValueError, match="unknown bot level 'expert'"):
-        make_bot("expert")
+    with pytest.raises(ValueError, match="unknown bot level 'grandmaster'"):
+        make_bot("grandmaster")
 
 
 def test_hard_respects_its_time_cap() -> None:

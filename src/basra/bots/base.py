@@ -38,3 +38,15 @@ class Bot(ABC):
     @abstractmethod
     def decide(self, view: SeatView) -> Play:
         """Choose among two or more legal plays."""
+
+
+class SearchBot(Bot):
+    """A bot that searches: it thinks for ``iterations`` steps, or until ``time_cap``
+    seconds have passed (``None``: no cap, deterministic given the seed). The server sends
+    its decisions to the bot workers, never thinking in its event loop."""
+
+    def __init__(self, seed: int | str | None = None, iterations: int = 1,
+                 time_cap: float | None = None) -> None:
+        super().__init__(seed)
+        self.iterations = iterations
+        self.time_cap = time_cap

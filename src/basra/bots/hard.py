@@ -7,6 +7,10 @@ so far, and plays the round out with a quick greedy policy that errs now and the
 point margin for the bot's side (majority and carry included) against the best other side.
 The play with the best mean margin wins. More iterations or more time play better.
 
+In the last deal of a two-player round the card counter knows the opponent's hand (the
+cards it has not seen), and the round is solved exactly instead
+(:mod:`basra.bots.endgame`, the round margin as the value).
+
 The default budget, 1,500 iterations capped at 0.9 s, answers within 1 s on the project's
 2-core machine; with no time cap the search is deterministic given the seed.
 """
@@ -16,8 +20,9 @@ from __future__ import annotations
 import math
 import time
 
-from basra.bots.base import Bot
+from basra.bots.base import SearchBot
 from basra.bots.determinize import sample_round
+from basra.bots.endgame import Solver, margin_utility
 from basra.bots.evaluate import card_count_value
 from basra.bots.rollout import greedy_playout, resample
 from basra.cards import cards_of
@@ -40,16 +45,30 @@ def margin(final: Round, carry: int, side: int) -> float:
     return float(mine - other)
 
 
-class HardBot(Bot):
+class HardBot(SearchBot):
     level = "hard"
 
     def __init__(self, seed: int | str | None = None, iterations: int = DEFAULT_ITERATIONS,
                  time_cap: float | None = DEFAULT_TIME_CAP) -> None:
-        super().__init__(seed)
-        self.iterations = iterations
-        self.time_cap = time_cap
+        super().__init__(seed, iterations, time_cap)
 
     def decide(self, view: SeatView) -> Play:
+        if view.seats == 2 and view.stock_count == 0:
+            return self.solve(view)
+        return self.search(view)
+
+    def solve(self, view: SeatView) -> Play:
+        """The last deal of two players, solved exactly (the unseen cards are the
+        opponent's hand)."""
+        side = view.side
+        assert side is not None
+        world = sample_round(view, self.rng)
+        values = dict(Solver(world, side, view.carry, margin_utility(side)).play_values())
+        legal = list(view.legal)
+        return max(legal, key=lambda p: (values[p], -legal.index(p)))
+
+    def search(self, view: SeatView) -> Play:
+        """Determinized Monte Carlo over the root plays."""
         plays = list(view.legal)
         n = len(plays)
         visits = [0] * n

@@ -267,7 +267,16 @@ class MatchState:
 
         others = [s for s in range(sides) if s != side]
 
+        memo: dict[tuple[int, ...], float] = {}
+
         def value(points: list[int], carry_out: int) -> float:
+            key = (*points, carry_out)
+            got = memo.get(key)
+            if got is None:
+                got = memo[key] = worth(points, carry_out)
+            return got
+
+        def worth(points: list[int], carry_out: int) -> float:
             new = [t + p for t, p in zip(totals, points, strict=True)]
             leader = max(others, key=lambda s: new[s])
             margin = points[side] - max(points[s] for s in others)

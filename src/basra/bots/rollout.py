@@ -11,17 +11,22 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from basra.engine import Play, PlayLog, Round, advance, basra_points, collect_plays
+from basra.rules import Rules
 
 _FULL = (1 << 52) - 1
 _new = tuple.__new__
 
 
-def greedy_playout(rnd: Round, random: Callable[[], float], epsilon: float,
-                   per_card: float, power_reserve: float) -> Round:
-    """Play ``rnd`` to its end with the greedy policy; returns the finished round."""
+def greedy_playout(  # noqa: PLR0913 - a policy's knobs, compiled: no options object
+        rnd: Round, random: Callable[[], float], epsilon: float,
+                   per_card: float, power_reserve: float, until: int = 0) -> Round:
+    """Play ``rnd`` to its end with the greedy policy; returns the finished round. With
+    ``until``, stop once that many plays of the round have been made."""
     setup, dealt, hands, floor, piles, basras, bonus, seat, last_taker, played, log, left = rnd
     rules = setup.rules
     end = rules.plays_per_round
+    if 0 < until < end:
+        end = until
     shift = setup.seat_shift
     points_of = rules.card_points
     power = rules.power_cards
@@ -48,7 +53,8 @@ def greedy_playout(rnd: Round, random: Callable[[], float], epsilon: float,
                         value += points_of[low.bit_length() - 1]
                         got ^= low
                     if t == floor:
-                        value += basra_points(rules, c, t, floor, played + 1 == end)
+                        value += basra_points(rules, c, t, floor,
+                                              played + 1 == rules.plays_per_round)
                     if power >> c & 1:
                         value -= reserve
                 else:
@@ -88,3 +94,90 @@ def resample(template: Round, seat: int, unseen: list[int],
         pos += count
     new_setup = setup._replace(stock=tuple(unseen[pos:]))
     return template._replace(setup=new_setup, packed_hands=hands, dealt=0)
+
+
+def lookahead_playout(  # noqa: PLR0912, PLR0913, PLR0915 - the compiled hot loop, whole
+        rnd: Round, random: Callable[[], float], epsilon: float,
+                      per_card: float, power_reserve: float, until: int = 0) -> Round:
+    """Like :func:`greedy_playout`, but each play also looks one play ahead: a play is worth
+    what it takes less the best take it leaves the next seat, whose hand in the playout's
+    world is known (more when that seat is an opponent, less when it is a partner)."""
+    setup, dealt, hands, floor, piles, basras, bonus, seat, last_taker, played, log, left = rnd
+    rules = setup.rules
+    end = rules.plays_per_round
+    if 0 < until < end:
+        end = until
+    last_play = rules.plays_per_round
+    shift = setup.seat_shift
+    side_shift = setup.side_shift
+    seats = setup.seats
+    points_of = rules.card_points
+    power = rules.power_cards
+    stock_size = len(setup.stock)
+    options: list[Play] = []
+    replies: list[Play] = []
+    while played < end:
+        options.clear()
+        collect_plays(options, rules, hands >> shift[seat] & _FULL, floor)
+        n = len(options)
+        if n == 1:
+            card, take = options[0]
+        elif random() < epsilon:
+            card, take = options[int(random() * n)]
+        else:
+            nxt = seat + 1
+            if nxt == seats:
+                nxt = 0
+            next_hand = hands >> shift[nxt] & _FULL
+            sign = 1.0 if side_shift[nxt] != side_shift[seat] else -0.5
+            reserve = power_reserve if dealt < stock_size else 0.0
+            best = -1e18
+            card, take = options[0]
+            for c, t in options:
+                value = _take_value(rules, points_of, per_card, c, t, floor,
+                                    played + 1 == last_play)
+                if t:
+                    if power >> c & 1:
+                        value -= reserve
+                    after = floor ^ t
+                else:
+                    value = -1.0 - points_of[c] - (power_reserve if power >> c & 1 else 0.0)
+                    after = floor | 1 << c
+                if next_hand and played + 1 < last_play:
+                    replies.clear()
+                    collect_plays(replies, rules, next_hand, after)
+                    top = 0.0
+                    for rc, rt in replies:
+                        if rt:
+                            v = _take_value(rules, points_of, per_card, rc, rt, after,
+                                            played + 2 == last_play)
+                            top = max(top, v)
+                    value -= sign * top
+                value += random() * 0.01
+                if value > best:
+                    best = value
+                    card, take = c, t
+        (dealt, hands, floor, piles, basras, bonus, turn, last_taker, played, points,
+         left) = advance(setup, card, take, dealt, hands, floor, piles, basras, bonus, seat,
+                         last_taker, played)
+        log = _new(PlayLog, (log, seat, card, take, points))
+        seat = turn
+    return _new(Round, (setup, dealt, hands, floor, piles, basras, bonus, seat, last_taker,
+                        played, log, left))
+
+
+def _take_value(  # noqa: PLR0913 - loose values: a native call in the hot loop
+        rules: Rules, points_of: tuple[int, ...], per_card: float, card: int,
+                take: int, floor: int, last: bool) -> float:
+    """What a take is worth to the side making it: card points, pile size, basra."""
+    if not take:
+        return 0.0
+    got = take | 1 << card
+    value = per_card * got.bit_count()
+    while got:
+        low = got & -got
+        value += points_of[low.bit_length() - 1]
+        got ^= low
+    if take == floor:
+        value += basra_points(rules, card, take, floor, last)
+    return value
