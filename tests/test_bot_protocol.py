@@ -69,7 +69,7 @@ def test_handshake_names_the_engine_and_its_options() -> None:
     assert isinstance(hello["version"], str) and hello["version"]
     options = {o["name"]: o for o in hello["options"]}  # type: ignore[attr-defined]
     assert set(options) == {"level", "iterations", "time_cap", "seed"}
-    assert options["level"]["choices"] == ["random", "easy", "medium", "hard"]
+    assert options["level"]["choices"] == ["random", "easy", "medium", "hard", "expert"]
     assert options["level"]["default"] == "medium"
 
 
@@ -97,7 +97,7 @@ def test_options_are_acknowledged_or_refused() -> None:
         {"type": "option", "name": "time_cap", "value": 0},
         {"type": "option", "name": "seed", "value": "any text"},
         {"type": "option", "name": "seed", "value": None},
-        {"type": "option", "name": "level", "value": "expert"},
+        {"type": "option", "name": "level", "value": "grandmaster"},
         {"type": "option", "name": "iterations", "value": 0},
         {"type": "option", "name": "iterations", "value": True},
         {"type": "option", "name": "time_cap", "value": -1},
@@ -217,7 +217,7 @@ def test_basra_engine_speaks_only_protocol_lines_on_stdout() -> None:
     assert done.stderr == ""
 
 
-@pytest.mark.parametrize("args", [["--level", "expert"], ["--iterations", "0"],
+@pytest.mark.parametrize("args", [["--level", "grandmaster"], ["--iterations", "0"],
                                   ["--time-cap", "-2"], ["--bogus"]])
 def test_basra_engine_bad_arguments_are_one_line_and_exit_2(args: list[str]) -> None:
     done = run_engine([], *args)

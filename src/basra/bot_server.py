@@ -82,8 +82,8 @@ class OptionSpec:
 
 OPTIONS: tuple[OptionSpec, ...] = (
     OptionSpec("level", "choice", "how well the bot plays", choices=tuple(LEVELS)),
-    OptionSpec("iterations", "int", "hard: search iterations per play", minimum=1),
-    OptionSpec("time_cap", "number", "hard: seconds per play at most; 0 for no cap "
+    OptionSpec("iterations", "int", "hard, expert: search iterations per play", minimum=1),
+    OptionSpec("time_cap", "number", "hard, expert: seconds per play at most; 0 for no cap "
                "(deterministic given the seed)", minimum=0),
     OptionSpec("seed", "seed", "seed of the bot's random choices (null: fresh); setting "
                "any option restarts them from it"),

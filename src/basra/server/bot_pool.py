@@ -1,7 +1,7 @@
 """Bots that search think in worker processes, never in the event loop's process.
 
 A level whose decision is bounded well under a millisecond (``random``, ``easy``,
-``medium``) answers inline. A searching level (``hard``) is sent to a pool of worker
+``medium``) answers inline. A searching level (``hard``, ``expert``) is sent to a pool of worker
 processes (``basra serve --bot-workers N``, default the machine's cores). Its budget is a
 deadline that counts from when its turn began: under more bot work than the workers can do,
 a decision that waited in the queue searches for what is left of its time (at the least one
@@ -29,8 +29,8 @@ from multiprocessing import get_context
 from typing import TYPE_CHECKING
 
 from basra.bots import make_bot
-from basra.bots.base import Bot
-from basra.bots.hard import DEFAULT_TIME_CAP, HardBot
+from basra.bots.base import Bot, SearchBot
+from basra.bots.hard import DEFAULT_TIME_CAP
 from basra.engine import Play
 from basra.views import SeatView
 
@@ -46,7 +46,7 @@ LEAST_BUDGET = 0.001
 
 def budget_of(bot: Bot) -> float:
     """Seconds a bot may think from the start of its turn (a search's time cap)."""
-    if isinstance(bot, HardBot) and bot.time_cap:
+    if isinstance(bot, SearchBot) and bot.time_cap:
         return bot.time_cap
     return DEFAULT_TIME_CAP
 
@@ -119,13 +119,13 @@ class BotPool:
 
     async def choose(self, bot: Bot, view: SeatView, deadline: float) -> Play:
         """``bot``'s play on ``view``; ``deadline`` (``time.time()``) ends its search."""
-        if not isinstance(bot, HardBot):  # the levels that answer at once
+        if not isinstance(bot, SearchBot):  # the levels that answer at once
             return bot.choose(view)
         if len(view.legal) == 1:
             return view.legal[0]
         return await self._search(bot, view, decision_seed(bot, view), deadline)
 
-    async def _search(self, bot: HardBot, view: SeatView, seed: str, deadline: float) -> Play:
+    async def _search(self, bot: SearchBot, view: SeatView, seed: str, deadline: float) -> Play:
         """The search of one decision (two or more legal plays), in a worker process."""
         loop = asyncio.get_running_loop()
 

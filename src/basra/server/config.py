@@ -83,7 +83,7 @@ class Settings:
     bot_delay_seconds: float = 0.7
     """A bot's least time to play, so people can follow the table."""
     bot_workers: int | None = None
-    """Worker processes for searching bots (``hard``); None: one per core."""
+    """Worker processes for searching bots (``hard``, ``expert``); None: one per core."""
     quick_match_bot_offer_seconds: float = 20.0
     """How long a quick-match player waits before being offered a bot."""
     static_dir: Path | None = None

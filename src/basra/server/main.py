@@ -63,7 +63,7 @@ def build_parser() -> argparse.ArgumentParser:
                              "X-Forwarded-For names the client; repeat for several "
                              "(default: none, the header is ignored)")
     parser.add_argument("--bot-workers", type=whole_number(0), default=None, metavar="N",
-                        help="worker processes where searching bots (hard) think "
+                        help="worker processes where searching bots (hard, expert) think "
                              "(default: one per core, shared by --workers; 0, in cluster "
                              "mode: none here, basra bot-worker processes think)")
     parser.add_argument("--redis", metavar="URL", default=os.environ.get("BASRA_REDIS") or None,

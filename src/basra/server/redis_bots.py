@@ -3,9 +3,9 @@
 :class:`RedisBots` is the lobby's decision service when ``Settings.redis_url`` is set (see
 :func:`basra.server.bot_pool.bot_service`); it has :class:`~.bot_pool.BotPool`'s interface,
 ``await choose(bot, view, deadline)`` and ``close()``. A level that answers at once
-(``random``, ``easy``, ``medium``) still answers inline; a search (``hard``) becomes a job
-that any bot worker takes: ``basra bot-worker --redis URL`` (:mod:`basra.bot_worker`), any
-number of them, on any machine.
+(``random``, ``easy``, ``medium``) still answers inline; a search (``hard``, ``expert``)
+becomes a job that any bot worker takes: ``basra bot-worker --redis URL``
+(:mod:`basra.bot_worker`), any number of them, on any machine.
 
 Keys (``prefix`` is the site's, ``Settings.redis_prefix``, ``basra:`` unless told otherwise;
 ``basra serve --redis-prefix`` and ``basra bot-worker --redis-prefix`` must agree):
@@ -67,7 +67,7 @@ from redis.asyncio import Redis
 from redis.exceptions import RedisError
 
 from basra.bots import LEVELS, make_bot
-from basra.bots.hard import HardBot
+from basra.bots.base import SearchBot
 from basra.cards import parse_card, parse_card_set
 from basra.engine import Play
 from basra.server.bot_pool import LEAST_BUDGET, BotPool
@@ -147,7 +147,7 @@ class Job:
             if not (isinstance(job_id, str) and _JOB_ID.fullmatch(job_id)):
                 raise ValueError("bad id")
             if not (isinstance(level, str) and level in LEVELS
-                    and issubclass(LEVELS[level], HardBot)):
+                    and issubclass(LEVELS[level], SearchBot)):
                 raise ValueError(f"not a searching level: {level!r}")
             if not isinstance(seed, str):
                 raise ValueError("bad seed")
@@ -227,7 +227,7 @@ class RedisBots(BotPool):
                                  log_level=self.log_level or _level_name())
             self.local.start_in_thread()
 
-    async def _search(self, bot: HardBot, view: SeatView, seed: str, deadline: float) -> Play:
+    async def _search(self, bot: SearchBot, view: SeatView, seed: str, deadline: float) -> Play:
         self._start_local()
         job = Job(uuid.uuid4().hex, bot.level, seed, bot.iterations, deadline, view)
         give_up = deadline + GRACE
@@ -255,7 +255,7 @@ class RedisBots(BotPool):
                 async with asyncio.timeout(GUARD):
                     await client.xdel(self.keys.jobs, entry)
         self.fallbacks += 1
-        log.warning("a hard bot's search got no answer (%s): the medium bot plays", reason)
+        log.warning("a searching bot's search got no answer (%s): the medium bot plays", reason)
         return make_bot("medium", seed=seed).choose(view)
 
     async def aclose(self) -> None:
