@@ -1,4 +1,5 @@
-"""The ``basra`` command: ``replay``, ``shuffle``, ``verify`` (RECORDS.md), ``bench``, and
+"""The ``basra`` command: ``replay``, ``shuffle``, ``verify`` (RECORDS.md), ``analyse``,
+``bench``, and
 ``serve``, ``bot-worker``, ``play``, ``engine``, ``arena`` (which hand their arguments to
 :mod:`basra.server.main`, :mod:`basra.bot_worker`, :mod:`basra.play_command`,
 :mod:`basra.bot_protocol` and :mod:`basra.arena`).
@@ -19,9 +20,10 @@ from collections.abc import Callable, Sequence
 from rich.console import Console
 from rich.table import Table
 
+from basra.analysis import ANALYSIS_ITERATIONS, Analysis, analyse
 from basra.bench import run_bench
 from basra.cards import NAMES
-from basra.cliargs import OneLineParser, parse_or_status, seconds
+from basra.cliargs import OneLineParser, parse_or_status, seconds, whole_number
 from basra.errors import BasraError, RecordError
 from basra.records import MatchRecord, parse_record
 from basra.replay import ReplayResult, replay, replay_json, verify
@@ -29,6 +31,8 @@ from basra.seating import Seating
 from basra.shuffle import check_client_seed, check_nonce, commitment, seed_bytes, shuffled_deck
 
 Handler = Callable[[argparse.Namespace], int]
+MISTAKE = 1.0
+"""Points a play must cost to be listed by ``basra analyse`` without ``--all``."""
 BENCH_SECONDS = 5.0
 """How long ``basra bench`` measures when ``--seconds`` is not given."""
 
@@ -130,6 +134,40 @@ def _cmd_shuffle(args: argparse.Namespace) -> int:
     return 0
 
 
+def _cmd_analyse(args: argparse.Namespace) -> int:
+    record = _read(args.record)
+    progress = None
+    if not args.quiet and sys.stderr.isatty():
+        def progress(done: int, total: int) -> None:
+            print(f"\ranalysing: play {done} of {total}", end="", file=sys.stderr,
+                  flush=True)
+    result = analyse(record, iterations=args.iterations, seed=args.seed, progress=progress)
+    if progress is not None:
+        print(file=sys.stderr)
+    if args.json:
+        print(json.dumps(result.to_json()))
+    else:
+        _print_analysis(result, args.all)
+    return 0
+
+
+def _print_analysis(result: Analysis, every: bool) -> None:
+    """The plays that cost something (every play with ``every``), then each seat's total."""
+    table = Table(title=f"{result.variant}: {', '.join(result.players)} "
+                        f"(expert, {result.iterations} iterations a play)")
+    for column in ("round", "play", "seat", "played", "best", "value", "best value", "cost"):
+        table.add_column(column, justify="left" if column in ("played", "best") else "right")
+    for p in result.plays:
+        if every or p.cost >= MISTAKE:
+            table.add_row(str(p.round), str(p.number), result.players[p.seat], str(p.play),
+                          str(p.best), f"{p.value:+.1f}", f"{p.best_value:+.1f}",
+                          f"{p.cost:.1f}")
+    console = Console(file=sys.stdout, highlight=False)
+    console.print(table)
+    for name, cost in zip(result.players, result.cost_by_seat(), strict=True):
+        console.print(f"{name}: {cost:.1f} points given away over the match")
+
+
 def _cmd_bench(args: argparse.Namespace) -> int:
     return run_bench(args)
 
@@ -175,6 +213,22 @@ def build_parser() -> argparse.ArgumentParser:
                               "commitment, deck, plays, and each bot's client seed part")
     cmd.add_argument("record", metavar="RECORD", help="a basra-record/1 file, or - for stdin")
     cmd.set_defaults(handler=_cmd_verify)
+
+    cmd = commands.add_parser("analyse", aliases=["analyze"],
+                              help="the expert's value of every play of a match record and "
+                                   "of its best play: the points each mistake cost")
+    cmd.add_argument("--iterations", type=whole_number(1), default=ANALYSIS_ITERATIONS,
+                     metavar="N", help=f"the expert's budget a play (default "
+                                       f"{ANALYSIS_ITERATIONS}); more is slower and surer")
+    cmd.add_argument("--seed", type=whole_number(0, "seed"), default=0, metavar="S",
+                     help="seed of the expert's sampling (default 0)")
+    cmd.add_argument("--all", action="store_true",
+                     help=f"list every play, not only those that cost {MISTAKE:g} point or "
+                          "more")
+    cmd.add_argument("--quiet", action="store_true", help="no progress on standard error")
+    cmd.add_argument("--json", action="store_true", help="print one JSON object")
+    cmd.add_argument("record", metavar="RECORD", help="a basra-record/1 file, or - for stdin")
+    cmd.set_defaults(handler=_cmd_analyse)
 
     cmd = commands.add_parser("bench", help="measure the engine's speed")
     cmd.add_argument("target", choices=["engine"], help="what to measure")
