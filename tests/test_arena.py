@@ -18,6 +18,7 @@ from basra.arena_games import ArenaConfig, PlayerSpec, parse_player
 from basra.arena_stats import mean_interval, t95, wilson
 from basra.bots import make_bot as real_make_bot
 from basra.bots.base import Bot
+from basra.cards import NAMES
 from basra.engine import Match, Play
 from basra.engine import start_round as real_start_round
 from basra.replay import verify
@@ -54,7 +55,10 @@ def run_json(run: Run, *args: str) -> dict[str, Any]:
 def without_clock(report: dict[str, Any]) -> dict[str, Any]:
     """The report without think times (they depend on the machine, not on the seed)."""
     think = report["think_ms_per_play"]
-    return report | {"think_ms_per_play": {side: think[side]["plays"] for side in think}}
+    by_deal = report["think_ms_by_deal"]
+    return report | {"think_ms_per_play": {side: think[side]["plays"] for side in think},
+                     "think_ms_by_deal": {side: [(d["deal"], d["plays"]) for d in by_deal[side]]
+                                          for side in by_deal}}
 
 
 # --------------------------------------------------------------------------- player specs
@@ -67,6 +71,8 @@ def without_clock(report: dict[str, Any]) -> dict[str, Any]:
     ("hard/3000", PlayerSpec("hard/3000", "hard", 3000)),
     ("hard@0.5", PlayerSpec("hard@0.5", "hard", None, 0.5)),
     ("hard/200@2s", PlayerSpec("hard/200@2s", "hard", 200, 2.0)),
+    ("expert", PlayerSpec("expert", "expert")),
+    ("expert/300@0.5", PlayerSpec("expert/300@0.5", "expert", 300, 0.5)),
     ("cmd:python3 bot.py --fast", PlayerSpec("cmd:python3 bot.py --fast",
                                              command="python3 bot.py --fast")),
 ])
@@ -74,7 +80,7 @@ def test_player_specs(text: str, spec: PlayerSpec) -> None:
     assert parse_player(text) == spec
 
 
-@pytest.mark.parametrize("text", ["expert", "medium/100", "easy@1", "hard/", "hard/0",
+@pytest.mark.parametrize("text", ["grandmaster", "medium/100", "easy@1", "hard/", "hard/0",
                                   "hard/ten", "hard@0", "hard@soon", "cmd:", "cmd:  ",
                                   "cmd:python3 'unclosed"])
 def test_bad_player_specs(text: str) -> None:
@@ -83,7 +89,7 @@ def test_bad_player_specs(text: str) -> None:
 
 
 @pytest.mark.parametrize("args", [
-    ["--a", "expert", "--b", "random"],
+    ["--a", "grandmaster", "--b", "random"],
     ["--a", "medium"],
     ["--a", "medium", "--b", "random", "--rounds", "0"],
     ["--a", "medium", "--b", "random", "--rounds", "2", "--matches", "2"],
@@ -222,7 +228,7 @@ def test_json_report_shape(run: Run) -> None:
     assert set(rep) == {
         "format", "variant", "players", "teams", "a", "b", "mode", "deals", "games",
         "rounds", "seed", "points_per_round", "difference_per_round", "basras_per_round",
-        "match_wins", "think_ms_per_play"}
+        "match_wins", "think_ms_per_play", "think_ms_by_deal"}
     assert rep["format"] == "basra-arena/1"
     assert (rep["variant"], rep["players"], rep["teams"]) == ("egyptian", 2, False)
     assert (rep["a"], rep["b"], rep["mode"], rep["seed"]) == ("medium", "random", "rounds", 3)
@@ -233,6 +239,9 @@ def test_json_report_shape(run: Run) -> None:
         think = rep["think_ms_per_play"][side]
         assert think["plays"] == 8 * 24
         assert 0 <= think["median"] <= think["p95"]
+        by_deal = rep["think_ms_by_deal"][side]
+        assert [d["deal"] for d in by_deal] == [1, 2, 3, 4, 5, 6]
+        assert sum(d["plays"] for d in by_deal) == 8 * 24
     check_interval(rep["difference_per_round"])
     diff = rep["difference_per_round"]["mean"]
     points = rep["points_per_round"]
@@ -340,6 +349,81 @@ def test_lebanese_three_players(run: Run) -> None:
     status, out, _ = run("--a", "easy", "--b", "random", "--variant", "lebanese",
                          "--players", "3", "--rounds", "1", "--seed", "2")
     assert status == 0 and "B: mean per B seat" in out.replace("\n", " ").replace("  ", " ")
+
+
+def test_match_wins_in_teams(run: Run) -> None:
+    rep = run_json(run, "--a", "medium", "--b", "random", "--players", "4", "--matches", "1",
+                   "--seed", "4")
+    assert (rep["players"], rep["teams"], rep["games"]) == (4, True, 2)
+    assert rep["match_wins"]["played"] == 2
+    assert rep["match_wins"]["a_rate_if_equal"] == 0.5
+
+
+def openings_file(tmp_path: Path, decks: list[list[str]]) -> Path:
+    path = tmp_path / "openings.txt"
+    path.write_text("# two deals\n\n" + "\n".join(" | ".join(" ".join(d) for d in line)
+                                                  for line in [[decks[0]], decks[1:]]) + "\n")
+    return path
+
+
+def test_openings_deal_the_given_decks_whatever_the_seed(run: Run, tmp_path: Path) -> None:
+    decks = [[NAMES[c] for c in order] for order in (range(52), range(51, -1, -1),
+                                                      [*range(1, 52), 0])]
+    path = openings_file(tmp_path, decks)
+    cfg = arena.config_from_args(arena.build_parser().parse_args(
+        ["--a", "medium", "--b", "easy", "--openings", str(path), "--matches", "2"]))
+    assert cfg.deals == 2
+    assert cfg.deck(0, 1) == tuple(range(52))
+    assert cfg.deck(1, 1) == tuple(range(51, -1, -1))
+    assert cfg.deck(1, 2) == (*range(1, 52), 0)
+    assert cfg.deck(1, 3) == cfg.deck(1, 3) != cfg.deck(0, 3)
+    first = run_json(run, "--a", "medium", "--b", "easy", "--openings", str(path), "--seed", "1")
+    other = run_json(run, "--a", "medium", "--b", "easy", "--openings", str(path), "--seed", "9")
+    assert first["deals"] == 2
+    # medium and easy draw their ties from the seed, but the cards are the same deals
+    seen: list[tuple[int, ...]] = []
+    real = arena_games.MatchDriver.deal_deck
+
+    def spy(self: Any, deck: Any, *args: Any, **kwargs: Any) -> None:
+        seen.append(tuple(deck))
+        real(self, deck, *args, **kwargs)
+
+    mp = pytest.MonkeyPatch()
+    mp.setattr(arena_games.MatchDriver, "deal_deck", spy)
+    try:
+        run_json(run, "--a", "medium", "--b", "easy", "--openings", str(path), "--rounds", "1")
+    finally:
+        mp.undo()
+    assert seen == [tuple(range(52))] * 2
+    assert other["games"] == first["games"] == 4
+
+
+@pytest.mark.parametrize(("text", "message"), [
+    ("AS 2S", "52"), ("AS " * 52, "twice"), ("ZZ " * 52, "card")])
+def test_a_bad_openings_file_is_one_line_and_exit_2(run: Run, tmp_path: Path, text: str,
+                                                    message: str) -> None:
+    path = tmp_path / "bad.txt"
+    path.write_text(text + "\n")
+    status, _, err = run("--a", "medium", "--b", "easy", "--openings", str(path))
+    assert status == 2
+    assert "line 1" in err and message in err and len(err.strip().splitlines()) == 1
+
+
+def test_openings_cannot_give_more_deals_than_they_hold(run: Run, tmp_path: Path) -> None:
+    path = tmp_path / "one.txt"
+    path.write_text(" ".join(NAMES[c] for c in range(52)) + "\n")
+    status, _, err = run("--a", "medium", "--b", "easy", "--openings", str(path), "--rounds", "2")
+    assert status == 2 and "holds 1 deals" in err
+
+
+def test_the_projects_openings_file_reads() -> None:
+    deals = arena_games.read_openings(str(ROOT / "benchmarks" / "openings.txt"))
+    assert len(deals) == 200 and len(set(deals)) == 200
+
+
+def test_expert_with_a_tiny_budget_is_reproducible(run: Run) -> None:
+    args = ("--a", "expert/8", "--b", "medium", "--rounds", "1", "--seed", "3")
+    assert without_clock(run_json(run, *args)) == without_clock(run_json(run, *args))
 
 
 def test_hard_with_a_tiny_budget_is_reproducible(run: Run) -> None:

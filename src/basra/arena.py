@@ -24,6 +24,7 @@ from basra.arena_games import (
     parse_player,
     play_deals,
     play_game,
+    read_openings,
     run_games,
 )
 from basra.arena_stats import ArenaReport, mean_interval, print_table, report, wilson
@@ -52,8 +53,9 @@ def build_parser() -> OneLineParser:
         prog="basra arena",
         description="Play two players against each other on duplicate deals and report "
                     "points, basras, match wins and think time with 95% intervals.",
-        epilog="PLAYER: random, easy, medium, hard; hard/ITERATIONS, hard@SECONDS or "
-               "hard/ITERATIONS@SECONDS for a budget (no time cap unless @ is given); "
+        epilog="PLAYER: random, easy, medium, hard, expert; hard/ITERATIONS, hard@SECONDS "
+               "or hard/ITERATIONS@SECONDS (expert likewise) for a budget (no time cap "
+               "unless @ is given); "
                "cmd:COMMAND for an external program speaking basra-engine/1.")
     parser.add_argument("--a", required=True, type=_player, metavar="PLAYER",
                         help="player A")
@@ -71,6 +73,10 @@ def build_parser() -> OneLineParser:
                             f"{DEFAULT_ROUNDS})")
     count.add_argument("--matches", type=whole_number(1), metavar="N",
                        help="play N duplicate deals of a whole match each")
+    parser.add_argument("--openings", metavar="FILE",
+                        help="play the deals of FILE (a line a deal: its decks, each the 52 "
+                             "card names top first, decks separated by |); the deals' count "
+                             "is the file's unless --rounds or --matches asks for fewer")
     parser.add_argument("--seed", type=whole_number(0, "seed"), metavar="S",
                         help="seed of the decks and bots (default: random, reported)")
     parser.add_argument("--jobs", type=whole_number(1), default=1, metavar="J",
@@ -89,11 +95,16 @@ def config_from_args(args: argparse.Namespace) -> ArenaConfig:
     players = args.players or (4 if args.teams else min(rules.player_counts))
     seating = Seating.choose(rules, players, bool(args.teams))
     mode: Mode = "matches" if args.matches else "rounds"
-    deals = args.matches or args.rounds or DEFAULT_ROUNDS
+    openings = read_openings(args.openings) if args.openings else ()
+    deals = args.matches or args.rounds or (len(openings) if openings else DEFAULT_ROUNDS)
+    if openings and deals > len(openings):
+        raise BasraError(f"--openings: {args.openings} holds {len(openings)} deals, not "
+                         f"{deals}")
     seed = args.seed if args.seed is not None else secrets.randbelow(2**32)
     return ArenaConfig(a=args.a, b=args.b, variant=rules.name, players=players,
                        teams=seating.teams,
-                       mode=mode, deals=deals, seed=seed, timeout=args.timeout)
+                       mode=mode, deals=deals, seed=seed, timeout=args.timeout,
+                       openings=openings[:deals])
 
 
 def main(argv: Sequence[str] | None = None) -> int:

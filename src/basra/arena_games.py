@@ -1,15 +1,15 @@
 """The games of ``basra arena``: two players on many duplicate deals, every game through the
 match driver.
 
-A *player* is a bot level, a hard bot with its budget, or an external program speaking
-basra-engine/1 (:mod:`basra.external_bot`):
+A *player* is a bot level, a searching bot with its budget, or an external program
+speaking basra-engine/1 (:mod:`basra.external_bot`):
 
-- ``random``, ``easy``, ``medium``, ``hard``: our bots;
-- ``hard/N``: the hard bot with N search iterations a play; ``hard@S``: capped at S
-  seconds a play; ``hard/N@S``: both. Without ``@S`` there is no time cap, so the hard bot
-  is deterministic given its seed and the arena reproducible (with a cap, results depend
-  on the machine's speed and load, and so on ``--jobs``). Plain ``hard`` is
-  ``hard/1500``;
+- ``random``, ``easy``, ``medium``, ``hard``, ``expert``: our bots;
+- ``hard/N`` (``expert/N``): the searching bot with N search iterations a play;
+  ``hard@S``: capped at S seconds a play; ``hard/N@S``: both. Without ``@S`` there is no
+  time cap, so the bot is deterministic given its seed and the arena reproducible (with a
+  cap, results depend on the machine's speed and load, and so on ``--jobs``). Plain
+  ``hard`` and ``expert`` are ``hard/1500`` and ``expert/1500``;
 - ``cmd:COMMAND``: an external program, the command split like a shell would
   (``cmd:"python3 examples/random_bot.py"``). One process a side (a worker), reused from
   game to game and given a fresh ``seed`` option before each game when it announces one.
@@ -20,6 +20,11 @@ side 1, and so on, B playing every other side. With two sides (two players, or f
 teams) that is each deal twice with the seats swapped; with three or four solo players A
 takes each seat in turn against B in all the others. Luck in the cards cancels out: the
 A-B difference is paired over each deal's games.
+
+**Openings.** With ``--openings FILE`` the deals come from a file instead
+(:func:`read_openings`): each line one deal, its decks given card by card, so two arenas
+of different players, or different seeds, play exactly the same cards. Rounds past the
+decks a line gives (a long match) are shuffled from server seeds made from that line.
 
 **Reproducible.** Every game is played through the match driver (:mod:`basra.driver`), and
 every round is seeded as the server seeds a bot's round (FAIRNESS.md): round ``r`` of deal
@@ -42,17 +47,17 @@ import math
 import multiprocessing
 import shlex
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from concurrent.futures import Future, ProcessPoolExecutor
 from contextlib import ExitStack
 from dataclasses import dataclass
 from typing import Literal, NamedTuple
 
 from basra.bots import LEVELS, make_bot
-from basra.bots.base import Bot
-from basra.bots.hard import DEFAULT_ITERATIONS
+from basra.bots.base import Bot, SearchBot
+from basra.cards import parse_card
 from basra.driver import MatchDriver, Player, RoundSource
-from basra.engine import Play
+from basra.engine import Play, check_deck
 from basra.errors import BasraError
 from basra.external_bot import PLAY_TIMEOUT, ExternalBot
 from basra.rules import Rules, find_variant
@@ -93,7 +98,7 @@ class PlayerSpec:
 
 
 def parse_player(text: str) -> PlayerSpec:
-    """Read a player spec (``medium``, ``hard/3000``, ``hard/3000@2``, ``cmd:COMMAND``).
+    """Read a player spec (``medium``, ``hard/3000``, ``expert/3000@2``, ``cmd:COMMAND``).
     Raises ``ValueError`` with a one-line message."""
     raw = text.strip()
     if raw.startswith("cmd:"):
@@ -110,9 +115,11 @@ def parse_player(text: str) -> PlayerSpec:
     level = level.lower()
     if level not in LEVELS:
         raise ValueError(f"unknown player {text!r}: expected a level ({', '.join(LEVELS)}), "
-                         "hard/ITERATIONS[@SECONDS] or cmd:COMMAND")
-    if level != "hard" and (iter_text or cap_text or "/" in head or "@" in raw):
-        raise ValueError(f"{text!r}: only hard takes a budget (hard/ITERATIONS[@SECONDS])")
+                         "LEVEL/ITERATIONS[@SECONDS] or cmd:COMMAND")
+    if not issubclass(LEVELS[level], SearchBot) and (
+            iter_text or cap_text or "/" in head or "@" in raw):
+        raise ValueError(f"{text!r}: only a searching level (hard, expert) takes a budget "
+                         "(LEVEL/ITERATIONS[@SECONDS])")
     iterations = None
     if "/" in head:
         if not iter_text.isdigit() or int(iter_text) < 1:
@@ -147,8 +154,8 @@ class _Player:
                 self.external.set_option("seed", seed)
             return self.external
         assert spec.level is not None
-        if spec.level == "hard":
-            return make_bot("hard", seed, iterations=spec.iterations or DEFAULT_ITERATIONS,
+        if issubclass(LEVELS[spec.level], SearchBot):
+            return make_bot(spec.level, seed, iterations=spec.iterations,
                             time_cap=spec.time_cap or 0)
         return make_bot(spec.level, seed)
 
@@ -174,6 +181,9 @@ class ArenaConfig:
     deals: int = DEFAULT_ROUNDS
     seed: int = 0
     timeout: float = PLAY_TIMEOUT
+    openings: tuple[tuple[tuple[int, ...], ...], ...] = ()
+    """With ``--openings``: each deal's given decks, first round first (the rounds after
+    them are shuffled from seeds the deal's decks make)."""
 
     @property
     def rules(self) -> Rules:
@@ -189,12 +199,27 @@ class ArenaConfig:
 
     def server_seed(self, deal: int, round_number: int) -> str:
         """The server seed of round ``round_number`` (1-based) of deal ``deal`` (0-based)."""
-        text = f"{FORMAT}|{self.seed}|{self.mode}-{deal + 1}|{round_number}"
+        if self.openings:
+            given = ",".join(" ".join(map(str, deck)) for deck in self.openings[deal])
+            text = f"{FORMAT}|openings|{hashlib.sha256(given.encode()).hexdigest()}|" \
+                   f"{round_number}"
+        else:
+            text = f"{FORMAT}|{self.seed}|{self.mode}-{deal + 1}|{round_number}"
         return hashlib.sha256(text.encode()).hexdigest()
 
+    def given_deck(self, deal: int, round_number: int) -> tuple[int, ...] | None:
+        """The deck the openings file gives this round, if it gives one."""
+        if not self.openings or round_number > len(self.openings[deal]):
+            return None
+        return self.openings[deal][round_number - 1]
+
     def deck(self, deal: int, round_number: int) -> tuple[int, ...]:
-        """The deck of round ``round_number`` (1-based) of deal ``deal`` (0-based): the fair
-        shuffle of its server seed, every seat's part derived from it."""
+        """The deck of round ``round_number`` (1-based) of deal ``deal`` (0-based): the
+        openings file's, or the fair shuffle of its server seed, every seat's part derived
+        from it."""
+        given = self.given_deck(deal, round_number)
+        if given is not None:
+            return given
         seed = self.server_seed(deal, round_number)
         parts = client_seed(seed, round_number, [None] * self.players)
         return shuffled_deck(seed, parts, round_number)
@@ -224,31 +249,44 @@ class GameResult(NamedTuple):
     a_times: tuple[float, ...]
     b_times: tuple[float, ...]
     """Seconds each ``choose`` call took, per side."""
+    a_deals: tuple[int, ...] = ()
+    b_deals: tuple[int, ...] = ()
+    """The deal of the round (1-based) each of those calls was made in."""
 
 
 class Timed:
     """A player whose every ``choose`` is timed (the view is made before the clock starts)."""
 
-    def __init__(self, inner: Player, times: list[float]) -> None:
+    def __init__(self, inner: Player, times: list[float],
+                 deals: list[int] | None = None) -> None:
         self.inner = inner
         self.times = times
+        self.deals = deals
 
     def choose(self, view: SeatView, /) -> Play:
         start = time.perf_counter()
         choice = self.inner.choose(view)
         self.times.append(time.perf_counter() - start)
+        if self.deals is not None:
+            self.deals.append(view.deal_number)
         return choice
 
 
 def play_game(driver: MatchDriver, players: Sequence[Player], seeds: RoundSource,
-              rounds: int) -> None:
+              rounds: int, decks: Callable[[int], tuple[int, ...] | None] | None = None
+              ) -> None:
     """Play up to ``rounds`` rounds through ``driver``, stopping when the match is decided:
     each round committed to its server seed, dealt from its parts, and played by asking
-    ``players`` (one a seat) in turn."""
+    ``players`` (one a seat) in turn. A round for which ``decks`` gives a deck is dealt
+    from that deck instead."""
     while driver.match.rounds_started < rounds and not driver.match.over:
-        server_seed, parts = seeds(driver.next_round)
-        driver.commit(server_seed)
-        driver.deal(parts)
+        given = None if decks is None else decks(driver.next_round)
+        if given is not None:
+            driver.deal_deck(given)
+        else:
+            server_seed, parts = seeds(driver.next_round)
+            driver.commit(server_seed)
+            driver.deal(parts)
         driver.play_round(players)
 
 
@@ -259,11 +297,15 @@ def _play_game(cfg: ArenaConfig, deal: int, a_side: int, a: _Player, b: _Player
     b_bot = b.for_game(cfg.bot_seed(deal, a_side, "b"))
     a_times: list[float] = []
     b_times: list[float] = []
+    a_deals: list[int] = []
+    b_deals: list[int] = []
     a_seats = [seating.side_of(s) == a_side for s in range(cfg.players)]
-    players = [Timed(a_bot, a_times) if a else Timed(b_bot, b_times) for a in a_seats]
+    players = [Timed(a_bot, a_times, a_deals) if a else Timed(b_bot, b_times, b_deals)
+               for a in a_seats]
     driver = MatchDriver(cfg.rules, seating, [(a_bot if a else b_bot).name for a in a_seats])
     rounds = 1 if cfg.mode == "rounds" else MAX_MATCH_ROUNDS
-    play_game(driver, players, lambda number: (cfg.server_seed(deal, number), ()), rounds)
+    play_game(driver, players, lambda number: (cfg.server_seed(deal, number), ()), rounds,
+              lambda number: cfg.given_deck(deal, number))
     match = driver.match
     if cfg.mode == "matches" and not match.over:
         raise ArenaError(f"deal {deal + 1}: the match is undecided after "
@@ -274,7 +316,8 @@ def _play_game(cfg: ArenaConfig, deal: int, a_side: int, a: _Player, b: _Player
                      r.basras[a_side], (sum(r.basras) - r.basras[a_side]) / others)
         for r in match.results)
     a_won = None if cfg.mode == "rounds" else match.winner == a_side
-    return GameResult(deal, a_side, figures, a_won, tuple(a_times), tuple(b_times))
+    return GameResult(deal, a_side, figures, a_won, tuple(a_times), tuple(b_times),
+                      tuple(a_deals), tuple(b_deals))
 
 
 def play_deals(cfg: ArenaConfig, deals: Sequence[int]) -> list[GameResult]:
@@ -337,5 +380,33 @@ __all__ = [
     "parse_player",
     "play_deals",
     "play_game",
+    "read_openings",
     "run_games",
 ]
+
+
+def read_openings(path: str) -> tuple[tuple[tuple[int, ...], ...], ...]:
+    """The deals of an openings file: a line a deal (blank lines and lines starting with
+    ``#`` skipped), each one or more decks separated by ``|``, a deck being the 52 card
+    names top first separated by spaces. Raises :class:`ArenaError` with the line number."""
+    try:
+        with open(path, encoding="utf-8") as f:
+            lines = f.read().splitlines()
+    except (OSError, UnicodeDecodeError) as exc:
+        raise ArenaError(f"openings: cannot read {path!r}: "
+                         f"{getattr(exc, 'strerror', None) or exc}") from None
+    deals = []
+    for number, line in enumerate(lines, 1):
+        text = line.strip()
+        if not text or text.startswith("#"):
+            continue
+        decks = []
+        for part in text.split("|"):
+            try:
+                decks.append(check_deck([parse_card(c) for c in part.split()]))
+            except BasraError as exc:
+                raise ArenaError(f"openings: line {number}: {exc}") from None
+        deals.append(tuple(decks))
+    if not deals:
+        raise ArenaError(f"openings: {path!r} holds no deal")
+    return tuple(deals)

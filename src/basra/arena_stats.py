@@ -5,7 +5,7 @@
 deals, the mean with a 95% t interval: round points per side (B's per B seat when B holds
 several), the per-round point difference A-B (paired), basras per round per side. Match
 wins (``--matches``) with a 95% Wilson interval. Think time per play per side: median and
-95th percentile, in milliseconds.
+95th percentile, in milliseconds, in all and by the deal of the round.
 
 >>> wilson(0, 0)
 (0.0, 1.0)
@@ -61,6 +61,13 @@ class Think(TypedDict):
     p95: float | None
 
 
+class DealThink(TypedDict):
+    deal: int
+    plays: int
+    median: float | None
+    p95: float | None
+
+
 class Sides(TypedDict):
     a: Interval
     b: Interval
@@ -85,6 +92,8 @@ class ArenaReport(TypedDict):
     basras_per_round: Sides
     match_wins: Wins | None
     think_ms_per_play: dict[str, Think]
+    think_ms_by_deal: dict[str, list[DealThink]]
+    """Per side, think time by the deal of the round (1 the first)."""
 
 
 def t95(df: int) -> float:
@@ -141,6 +150,18 @@ def _think(times: list[float]) -> Think:
                  p95=_r(percentile(times, 0.95) * 1000, 3))
 
 
+def _by_deal(pairs: list[tuple[int, float]]) -> list[DealThink]:
+    by: dict[int, list[float]] = {}
+    for deal, seconds in pairs:
+        by.setdefault(deal, []).append(seconds)
+    out = []
+    for deal, times in sorted(by.items()):
+        think = _think(times)
+        out.append(DealThink(deal=deal, plays=think["plays"], median=think["median"],
+                             p95=think["p95"]))
+    return out
+
+
 def _per_deal(games: list[GameResult], field: int) -> list[float]:
     """Per deal, the mean over its games of each game's per-round mean of ``field``."""
     by_deal: dict[int, list[float]] = {}
@@ -180,6 +201,9 @@ def report(cfg: ArenaConfig, games: list[GameResult]) -> ArenaReport:
         match_wins=wins,
         think_ms_per_play={"a": _think([t for g in games for t in g.a_times]),
                            "b": _think([t for g in games for t in g.b_times])},
+        think_ms_by_deal={
+            "a": _by_deal([p for g in games for p in zip(g.a_deals, g.a_times, strict=True)]),
+            "b": _by_deal([p for g in games for p in zip(g.b_deals, g.b_times, strict=True)])},
     )
 
 
@@ -243,11 +267,18 @@ def print_table(cfg: ArenaConfig, rep: ArenaReport) -> None:
                   _show_ms(think["b"]["median"]), "")
     table.add_row("think ms a play, p95", _show_ms(think["a"]["p95"]),
                   _show_ms(think["b"]["p95"]), "")
+    by_deal = rep["think_ms_by_deal"]
+    b_by_deal = {d["deal"]: d for d in by_deal["b"]}
+    for d in by_deal["a"]:
+        other = b_by_deal.get(d["deal"])
+        table.add_row(f"  p95 in deal {d['deal']}", _show_ms(d["p95"]),
+                      _show_ms(other["p95"] if other else None), "")
     Console().print(table)
 
 
 __all__ = [
     "ArenaReport",
+    "DealThink",
     "Interval",
     "Sides",
     "Think",
