@@ -121,3 +121,14 @@ def test_decisions_queued_behind_others_search_only_for_their_time_left() -> Non
     choices, took = with_pool(decide)
     assert all(c in seen.legal for c in choices)
     assert took < 0.4 * 3, f"the queue took {took:.2f} s"
+
+
+def test_the_expert_searches_in_a_worker_and_decides_as_in_process() -> None:
+    seen = opening_view()
+    bot = make_bot("expert", seed="table:2", iterations=90, time_cap=30)
+
+    async def decide(pool: BotPool) -> object:
+        return await pool.choose(bot, seen, time.time() + 30)
+
+    choice = with_pool(decide)
+    assert choice == search("expert", f"table:2|{seen.round_number}|0", 90, 30, seen)

@@ -361,3 +361,25 @@ def test_basra_serve_health_readiness_and_json_logs(tmp_path: Path) -> None:
     assert any(m.startswith("server ready") for m in messages)
     assert any("Invalid HTTP request" in m for m in messages)  # uvicorn's, as JSON too
     assert token not in "\n".join(lines)  # session tokens stay out of the log
+
+
+# --------------------------------------------------------------------------- the expert
+
+
+def test_a_round_against_the_expert_bot(tmp_path: Path) -> None:
+    """The expert is a level of the lobby like the others (its searches run in the bot
+    workers: tests/test_bot_pool.py), and a whole round against it is played and scored."""
+    async def scenario(base: str, http: httpx.AsyncClient) -> None:
+        levels = (await http.get(f"{base}/api/variants")).json()["bot_levels"]
+        assert levels[-2:] == ["hard", "expert"]
+        amira = await new_guest(base, http, "Amira")
+        await amira.connect(await bot_table(base, http, amira, "expert"))
+        try:
+            await play_turns([amira], lambda s: bool(s["view"]["results"]), timeout=180)
+            state = amira.state
+            assert state["view"]["results"], "the first round was scored"
+            assert state["table"]["bot_level"] == "expert"
+        finally:
+            await amira.close()
+
+    serve(tmp_path, scenario)
