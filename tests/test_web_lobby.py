@@ -262,3 +262,34 @@ def test_invite_links_seat_a_newcomer_or_say_they_are_not_valid(
     # them.)
     assert all("404" in e for e in bad.errors), bad.errors
     no_errors(guest)
+
+
+@pytest.mark.parametrize("lang", ["en", "ar", "fr", "sr"])
+def test_the_expert_is_a_level_of_the_lobby_at_phone_width(players: list[Player],
+                                                           browser: Browser, server: str,
+                                                           lang: str) -> None:
+    words = catalogue(lang)
+    p = new_player(players, browser, server, viewport=PHONE_SMALL, locale=lang)
+    page = p.page
+    page.goto(server + "/")
+    page.wait_for_selector("#play-bot")
+    labels = page.locator("label.seg[data-level]")
+    assert labels.count() == 5
+    expert = page.locator("label.seg[data-level=expert]")
+    assert expert.inner_text().strip() == words["bot.level.expert"]
+    frame = page.locator(".segmented:has(label.seg[data-level])").bounding_box()
+    assert frame is not None
+    for i in range(5):
+        box = labels.nth(i).bounding_box()
+        assert box is not None
+        assert frame["x"] - 0.5 <= box["x"] and box["x"] + box["width"] <= frame["x"] + \
+            frame["width"] + 0.5, f"level {i} sticks out of its control in {lang}"
+        text_fits = labels.nth(i).evaluate("e => e.scrollWidth <= e.clientWidth + 1")
+        assert text_fits, f"level {i} is cut in {lang}"
+    page.check("input[name=level][value=expert]", force=True)
+    page.reload()
+    page.wait_for_selector("#play-bot")
+    assert page.is_checked("input[name=level][value=expert]")
+    page.locator("label.seg[data-level=expert]").scroll_into_view_if_needed()
+    shot(page, f"lobby-levels-phone-{lang}")
+    no_errors(p)
