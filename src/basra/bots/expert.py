@@ -57,6 +57,9 @@ WORLDS_PER_ITERATION = 40
 CLEAR_LEAD = 3.0
 """Standard errors of the paired difference by which a play must trail the best to be
 dropped from a search."""
+NODES_PER_ITERATION = 50
+"""With three or four players a last deal's world can take tens of thousands of positions
+to solve: the worlds stop once this many positions per iteration have been searched."""
 MIN_WORLDS = 24
 PRUNE_EVERY = 8
 EARLY_SHARE = 1.5
@@ -122,19 +125,25 @@ class ExpertBot(SearchBot):
         solved: dict[tuple[int, tuple[int, ...]], list[float]] = {}
         rng = self.rng
         drawn = 0
+        nodes = 0
+        node_budget = self.iterations * NODES_PER_ITERATION if view.seats > 2 else None
         for _ in range(worlds):
             world = sample_round(view, rng)
             key = (world.packed_hands, world.setup.stock)
             values = solved.get(key)
             if values is None:
                 values = [0.0] * len(legal)
-                for play, v in Solver(world, side, view.carry, utility).play_values():
+                solver = Solver(world, side, view.carry, utility)
+                for play, v in solver.play_values():
                     values[index[play]] = v
                 solved[key] = values
+                nodes += solver.nodes
             for i, v in enumerate(values):
                 totals[i] += v
             drawn += 1
             if deadline is not None and time.perf_counter() > deadline:
+                break
+            if node_budget is not None and nodes > node_budget:
                 break
         return [(play, totals[i] / drawn) for i, play in enumerate(legal)]
 
