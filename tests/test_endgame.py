@@ -12,7 +12,7 @@ from collections.abc import Callable
 
 import pytest
 
-from basra.bots.endgame import Solver, margin_utility, solve_plays
+from basra.bots.endgame import OutOfNodes, Solver, margin_utility, solve_plays
 from basra.bots.match_value import MatchState
 from basra.engine import Round, deal_round, legal_plays, play_unchecked, score_round, side_of
 from basra.rules import VARIANTS, find_variant
@@ -87,6 +87,30 @@ def test_the_solver_scores_a_finished_round_as_the_engine_does(variant: str, sea
             final.packed_piles, final.packed_bonus)
         assert points == [s.points for s in scores]
         assert out == carry_out
+
+
+@pytest.mark.parametrize("variant", [rules.name for rules in VARIANTS.values()])
+def test_the_solver_agrees_with_minimax_across_the_last_deal(variant: str) -> None:
+    """From the end of the deal before: the last deal is dealt from the known stock inside
+    the search, and the values still agree."""
+    rng = random.Random(f"across {variant}")
+    for n in range(12):
+        rnd = position(variant, 2, False, 9 + n % 2, rng)
+        assert rnd.stock_left > 0
+        side = n % 2
+        utility = margin_utility(side)
+        values = dict(Solver(rnd, side, 30 * (n % 3), utility).play_values())
+        for (card, take), v in values.items():
+            assert v == pytest.approx(brute(play_unchecked(rnd, card, take), side,
+                                            30 * (n % 3), utility))
+
+
+def test_a_solver_with_a_node_limit_gives_up_past_it() -> None:
+    rnd = position("lebanese", 4, False, 16, random.Random(3))
+    with pytest.raises(OutOfNodes):
+        Solver(rnd, 0, 0, margin_utility(0), max_nodes=500).value()
+    assert Solver(rnd, 0, 0, margin_utility(0), max_nodes=10**9).value() == pytest.approx(
+        Solver(rnd, 0, 0, margin_utility(0)).value())
 
 
 def test_a_two_player_last_deal_is_solved_in_a_few_thousand_positions() -> None:

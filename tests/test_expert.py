@@ -124,11 +124,34 @@ def test_the_expert_is_deterministic_given_its_seed_and_budget() -> None:
 
 
 def test_more_budget_is_spent_only_where_the_decision_is_close() -> None:
-    v = to_play(match_at("egyptian", 2, False, 40, seed=3))
-    assert len(v.legal) > 1
-    bot = ExpertBot(1, iterations=4000, time_cap=None)
-    values = bot.values(v)
-    assert len(values) == len(v.legal)
+    """Plays that clearly trail are dropped: they get fewer playouts than the chosen one,
+    and stay valued below it."""
+    dropped = 0
+    for seed in range(8):
+        v = to_play(match_at("egyptian", 2, False, 44 - seed, seed=seed))
+        if len(v.legal) < 3:
+            continue
+        bot = ExpertBot(seed, iterations=1500, time_cap=None)
+        values = dict(bot.values(v))
+        choice = bot.choose(v)
+        assert values[choice] == max(values.values())
+        most = max(bot.playouts)
+        assert bot.playouts[list(v.legal).index(choice)] == most
+        for other, count in zip(v.legal, bot.playouts, strict=True):
+            if count < most:
+                dropped += 1
+                assert values[other] < values[choice]
+    assert dropped > 0
+
+
+def test_with_four_players_the_last_deal_is_searched_then_solved() -> None:
+    for left, exact in ((16, False), (10, True)):
+        m = match_at("lebanese", 4, False, left, seed=left)
+        v = to_play(m)
+        bot = ExpertBot(1, iterations=300, time_cap=None)
+        values = bot.values(v)
+        assert {p for p, _ in values} == set(v.legal)
+        assert (bot.playouts == []) == exact
 
 
 def cards(text: str) -> int:

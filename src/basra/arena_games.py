@@ -9,7 +9,7 @@ speaking basra-engine/1 (:mod:`basra.external_bot`):
   ``hard@S``: capped at S seconds a play; ``hard/N@S``: both. Without ``@S`` there is no
   time cap, so the bot is deterministic given its seed and the arena reproducible (with a
   cap, results depend on the machine's speed and load, and so on ``--jobs``). Plain
-  ``hard`` and ``expert`` are ``hard/1500`` and ``expert/1500``;
+  ``hard`` and ``expert`` are ``hard/1500`` and ``expert/3000``;
 - ``cmd:COMMAND``: an external program, the command split like a shell would
   (``cmd:"python3 examples/random_bot.py"``). One process a side (a worker), reused from
   game to game and given a fresh ``seed`` option before each game when it announces one.

@@ -42,13 +42,20 @@ def margin_utility(side: int) -> Utility:
     return value
 
 
+class OutOfNodes(Exception):
+    """A :class:`Solver` given ``max_nodes`` searched that many positions and gave up."""
+
+
 class Solver:
     """An exact search of one fully known round for ``side``, the carry coming in ``carry``.
 
-    ``nodes`` counts the positions searched. The transposition table lives as long as the
+    ``nodes`` counts the positions searched; with ``max_nodes`` the search raises
+    :class:`OutOfNodes` past that many. The transposition table lives as long as the
     solver, so solving every play of one position shares the work."""
 
-    def __init__(self, rnd: Round, side: int, carry: int, utility: Utility) -> None:
+    def __init__(self, rnd: Round, side: int, carry: int, utility: Utility,
+                 max_nodes: int = 0) -> None:
+        self.max_nodes = max_nodes
         self.root = rnd
         self.side = side
         self.carry = carry
@@ -140,6 +147,8 @@ class Solver:
             self, dealt: int, hands: int, floor: int, piles: int, bonus: int, seat: int,
             last_taker: int, played: int, alpha: float, beta: float) -> float:
         self.nodes += 1
+        if self.max_nodes and self.nodes > self.max_nodes:
+            raise OutOfNodes(f"more than {self.max_nodes} positions")
         if played == self.end:
             points, carry_out = self.points(piles, bonus)
             return self.utility(points, carry_out)

@@ -6,16 +6,19 @@ What it does depends on how much is hidden from its seat:
 - **The last deal** (the stock is empty). With two players the card counter knows the
   opponent's hand (the cards it has not seen), so the round is solved exactly
   (:mod:`basra.bots.endgame`). With three or four players the unseen cards are split among
-  the other hands in ways it cannot tell apart: the splits are sampled (each distinct split
-  solved once) and each solved exactly.
+  the other hands in ways it cannot tell apart: once :data:`EXACT_MANY` cards or fewer are
+  left in the hands, the splits are sampled (each distinct split solved once, within a
+  budget of positions searched) and each solved exactly; before that, the search below
+  plays the last deal too.
 - **The deal before** (two players, one deal left in the stock): the opponent's hand and the
   last deal are sampled from the unseen cards, and each such world solved exactly to the
   round's end.
 - **Earlier**: determinized Monte Carlo over common worlds: each sampled world of the hidden
   cards is played out after every root play, with the same random choices, so the plays are
   compared on the same cards; the playouts look a play ahead (the next seat's best take),
-  and when one reaches the last deal of a two-player round, that deal is solved exactly
-  instead (a stronger playout where it matters most). Plays that clearly trail are dropped
+  and in the deal two before the last of a two-player round each playout stops where the
+  last deal begins and that deal is solved exactly (a stronger playout where it matters
+  most). Plays that clearly trail are dropped
   as the search goes, so the budget (playouts) goes where the decision is close.
 
 Every finished round, in the solver or a playout, is valued by the **match-aware value**
@@ -39,7 +42,7 @@ from typing import Literal
 
 from basra.bots.base import SearchBot
 from basra.bots.determinize import sample_round
-from basra.bots.endgame import Solver, Utility, margin_utility
+from basra.bots.endgame import OutOfNodes, Solver, Utility, margin_utility
 from basra.bots.evaluate import card_count_value
 from basra.bots.match_value import MatchState
 from basra.bots.rollout import lookahead_playout, resample
@@ -58,6 +61,9 @@ CLEAR_LEAD = 3.0
 """Standard errors of the paired difference by which a play must trail the best to be
 dropped from a search."""
 NODES_PER_ITERATION = 50
+EXACT_MANY = 12
+"""With three or four players, the last deal is solved exactly once this few cards are
+left in the hands (before that, the search plays it)."""
 """With three or four players a last deal's world can take tens of thousands of positions
 to solve: the worlds stop once this many positions per iteration have been searched."""
 MIN_WORLDS = 24
@@ -77,6 +83,8 @@ class ExpertBot(SearchBot):
     def __init__(self, seed: int | str | None = None, iterations: int = DEFAULT_ITERATIONS,
                  time_cap: float | None = DEFAULT_TIME_CAP) -> None:
         super().__init__(seed, iterations, time_cap)
+        self.playouts: list[int] = []
+        """After a search: how many playouts each legal play got."""
 
     @property
     def worlds(self) -> int:
@@ -104,9 +112,12 @@ class ExpertBot(SearchBot):
         utility = self.utility(view, value)
         deadline = None if self.time_cap is None else time.perf_counter() + self.time_cap
         per_deal = view.seats * find_variant(view.variant).deal_size
-        if view.stock_count == 0:
-            worlds = 1 if view.seats == 2 else self.worlds
-            return self.solve_worlds(view, utility, worlds, deadline)
+        if view.stock_count == 0 and view.seats == 2:
+            return self.solve_worlds(view, utility, 1, deadline)
+        if view.stock_count == 0 and sum(view.hand_counts) <= EXACT_MANY:
+            solved = self.solve_worlds(view, utility, self.worlds, deadline)
+            if solved:
+                return solved
         if view.seats == 2 and view.stock_count == per_deal:
             return self.solve_worlds(view, utility, self.worlds, deadline)
         return self.search(view, utility, deadline)
@@ -116,7 +127,9 @@ class ExpertBot(SearchBot):
     def solve_worlds(self, view: SeatView, utility: Utility, worlds: int,
                      deadline: float | None) -> list[tuple[Play, float]]:
         """The mean exact value of each legal play over ``worlds`` sampled worlds (the
-        same world drawn twice is solved once)."""
+        same world drawn twice is solved once). With three or four players the worlds
+        share a budget of positions searched; a world that would overrun it is dropped,
+        and when not even one world fits, the answer is empty."""
         side = view.side
         assert side is not None
         legal = list(view.legal)
@@ -133,9 +146,13 @@ class ExpertBot(SearchBot):
             values = solved.get(key)
             if values is None:
                 values = [0.0] * len(legal)
-                solver = Solver(world, side, view.carry, utility)
-                for play, v in solver.play_values():
-                    values[index[play]] = v
+                limit = 0 if node_budget is None else max(1, node_budget - nodes)
+                solver = Solver(world, side, view.carry, utility, limit)
+                try:
+                    for play, v in solver.play_values():
+                        values[index[play]] = v
+                except OutOfNodes:
+                    break
                 solved[key] = values
                 nodes += solver.nodes
             for i, v in enumerate(values):
@@ -145,6 +162,8 @@ class ExpertBot(SearchBot):
                 break
             if node_budget is not None and nodes > node_budget:
                 break
+        if not drawn:
+            return []
         return [(play, totals[i] / drawn) for i, play in enumerate(legal)]
 
     # ------------------------------------------------------------------ search
@@ -174,6 +193,7 @@ class ExpertBot(SearchBot):
         score = _scorer(side, view.carry, utility)
         values: list[list[float]] = [[] for _ in range(n)]
         alive = list(range(n))
+        gaps: dict[int, float] = {}
         budget = int(self.iterations * (FINISHED_SHARE if finish is not None else EARLY_SHARE))
         spent = 0
         worlds = 0
@@ -194,19 +214,22 @@ class ExpertBot(SearchBot):
             spent += len(alive)
             worlds += 1
             if worlds >= MIN_WORLDS and worlds % PRUNE_EVERY == 0:
-                alive = _still_close(alive, values, worlds)
+                alive = _still_close(alive, values, worlds, gaps)
             if deadline is not None and time.perf_counter() > deadline:
                 break
-        out = []
-        for j in range(n):
-            got = values[j]
-            out.append((plays[j], sum(got) / len(got) if got else -math.inf))
-        # a dropped play keeps the mean of the worlds it saw; it trailed clearly there
-        return out
+        self.playouts = [len(v) for v in values]
+        means = [sum(v) / len(v) if v else -math.inf for v in values]
+        best = max(alive, key=lambda k: means[k])
+        # A dropped play is worth the best play's value less the gap it trailed by when it
+        # was dropped, so that it stays below every play still in the running.
+        return [(plays[j], means[j] if j in alive else means[best] - gaps.get(j, 0.0))
+                for j in range(n)]
 
 
-def _still_close(alive: list[int], values: list[list[float]], worlds: int) -> list[int]:
-    """The plays whose paired difference to the best is not clearly below zero."""
+def _still_close(alive: list[int], values: list[list[float]], worlds: int,
+                 gaps: dict[int, float]) -> list[int]:
+    """The plays whose paired difference to the best is not clearly below zero; the others'
+    mean gaps to the best go in ``gaps``."""
     means = {k: sum(values[k][:worlds]) / worlds for k in alive}
     best = max(alive, key=lambda k: means[k])
     keep = []
@@ -220,6 +243,8 @@ def _still_close(alive: list[int], values: list[list[float]], worlds: int) -> li
         var = sum((d - mean) ** 2 for d in diffs) / max(1, worlds - 1)
         if mean <= CLEAR_LEAD * math.sqrt(var / worlds) + 1e-12:
             keep.append(k)
+        else:
+            gaps[k] = mean
     return keep
 
 

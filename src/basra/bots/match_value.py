@@ -2,13 +2,14 @@
 it, rather than the round's point margin.
 
 **The model.** A round's outcome for a side is its points without the majority (card points
-and basra points), another side's, and who took the majority (this side, the other,
-both on a tie under ``most-cards``, or neither: a 26-26 tie carries it). Their distribution is
-fitted on self-play: rounds played out by the search's own playout policy
-(:mod:`basra.bots.rollout`) from fixed decks, both sides' points counted. From it a dynamic
-program over the two race totals and the carry outstanding gives the chance of reaching the
-target first (totals in steps of :data:`STEP` points, read between steps linearly; the carry
-in whole majorities, as it is: it goes to whoever next takes the majority). In Serbian
+and basra points), another side's, and who took the majority (this side, the other, both on
+a tie under ``most-cards``, or neither: a 26-26 tie carries it). Their distribution is
+fitted on self-play: rounds played out by the greedy playout policy of the searches
+(:func:`basra.bots.rollout.greedy_playout`) from fixed decks, both sides' points counted.
+From it a dynamic program over the two race totals and the carry outstanding gives the
+chance of reaching the target first (totals in steps of :data:`STEP` points, read between
+steps linearly; the carry in whole majorities, as it is: it goes to whoever next takes the
+majority). In Serbian
 (sets), a set won is worth the chance of the match from the sets it leaves, every fresh set
 even.
 
@@ -28,6 +29,7 @@ True
 from __future__ import annotations
 
 import json
+import math
 import random
 import sys
 from dataclasses import dataclass
@@ -69,8 +71,8 @@ class RaceOdds:
         if decided is not None:
             return decided
         c = min(MAX_CARRY, carry // self.majority_points) if self.majority_points else 0
-        x, y = mine / STEP, other / STEP
-        i, j = int(x), int(y)
+        x, y = max(mine / STEP, LOWEST), max(other / STEP, LOWEST)
+        i, j = math.floor(x), math.floor(y)
         fx, fy = x - i, y - j
         v00 = self._at(i, j, c)
         v10 = self._at(i + 1, j, c)
