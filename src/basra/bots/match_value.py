@@ -9,9 +9,8 @@ fitted on self-play: rounds played out by the greedy playout policy of the searc
 From it a dynamic program over the two race totals and the carry outstanding gives the
 chance of reaching the target first (totals in steps of :data:`STEP` points, read between
 steps linearly; the carry in whole majorities, as it is: it goes to whoever next takes the
-majority). In Serbian
-(sets), a set won is worth the chance of the match from the sets it leaves, every fresh set
-even.
+majority). In Serbian (sets), a set won is worth the chance of the match from the sets it
+leaves, every fresh set even.
 
 With three or four solo players the race is read as this side against each other side in
 turn, and the chances averaged: an approximation (who else takes the majority is
