@@ -6,9 +6,10 @@
 #   benchmarks/expert.sh [OUT] [JOBS]     OUT: folder for the JSON reports (default
 #                                          benchmarks/results), JOBS default: one per CPU
 #
-# Environment: PYTHON (default .venv/bin/python), MATCHES (expert vs hard matches, 60),
-# ROUNDS (expert vs the rival, 40), VARIANT_ROUNDS (each other variant, 24), LADDER (level
-# pairs below the expert, 100).
+# Environment: PYTHON (default .venv/bin/python), SEED (the bots' seed; default: a fresh one,
+# reported in each JSON report, so a run is repeated by giving its seed), MATCHES (expert vs hard matches, 60),
+# ROUNDS (expert vs the rival, 40), VARIANT_ROUNDS (each other variant, 24), TEAMS_ROUNDS
+# (egyptian four in teams, 100), LADDER (level pairs below the expert, 100).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 out=${1:-benchmarks/results}
@@ -21,8 +22,8 @@ duel() {  # NAME A B ARGS...
     local name=$1 a=$2 b=$3
     shift 3
     echo "== $name: $a vs $b $*" >&2
-    "$py" -m basra.arena --a "$a" --b "$b" --openings "$openings" --jobs "$jobs" --json "$@" \
-        > "$out/$name.json"
+    "$py" -m basra.arena --a "$a" --b "$b" --openings "$openings" --jobs "$jobs" --json \
+        ${SEED:+--seed "$SEED"} "$@" > "$out/$name.json"
 }
 
 duel expert-hard-matches expert hard --matches "${MATCHES:-60}"
@@ -30,7 +31,7 @@ duel expert-rival expert "cmd:$py benchmarks/rival_bot.py" --rounds "${ROUNDS:-4
 for v in arabic101 lebanese serbian; do
     duel "expert-hard-$v" expert hard --variant "$v" --rounds "${VARIANT_ROUNDS:-24}"
 done
-duel expert-hard-egyptian-teams expert hard --players 4 --rounds "${VARIANT_ROUNDS:-24}"
+duel expert-hard-egyptian-teams expert hard --players 4 --rounds "${TEAMS_ROUNDS:-100}"
 duel hard-medium hard medium --rounds "${LADDER:-100}"
 duel medium-easy medium easy --rounds "${LADDER:-100}"
 duel easy-random easy random --rounds "${LADDER:-100}"
