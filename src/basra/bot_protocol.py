@@ -49,9 +49,10 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--level", choices=list(LEVELS), default=DEFAULT_LEVEL,
                         help=f"the bot's level (default {DEFAULT_LEVEL})")
     parser.add_argument("--iterations", type=whole_number(1), metavar="N",
-                        help=f"hard: search iterations per play (default {DEFAULT_ITERATIONS})")
+                        help=f"hard, expert: search iterations per play (default "
+                             f"{DEFAULT_ITERATIONS}; the expert plays at 3000 elsewhere)")
     parser.add_argument("--time-cap", type=seconds(zero=True), metavar="S",
-                        help=f"hard: seconds per play at most, 0 for none (default "
+                        help=f"hard, expert: seconds per play at most, 0 for none (default "
                              f"{DEFAULT_TIME_CAP:g})")
     parser.add_argument("--seed", type=_seed, metavar="SEED",
                         help="seed of the bot's random choices (default: fresh)")
