@@ -15,6 +15,7 @@ from __future__ import annotations
 import json
 from collections.abc import Iterator
 from typing import Any
+from urllib.parse import urlparse
 
 import pytest
 from playwright.sync_api import Browser, CDPSession, Page, WebSocketRoute
@@ -142,7 +143,13 @@ def sign_in(p: Player, username: str, password: str = PASSWORD) -> None:
     page.fill("#signin-username", username)
     page.fill("#signin-password", password)
     page.click("#signin-form button[type=submit]")
-    page.wait_for_url(p.base + "/")
+    # A slow sign-in (a password hash on a loaded machine) gets time; one the server
+    # refused says why in the failure.
+    page.wait_for_function(
+        "location.pathname === '/' || !!document.querySelector('#signin-error')?.textContent",
+        timeout=60_000)
+    refused = page.locator("#signin-error").all_inner_texts()
+    assert urlparse(page.url).path == "/", f"sign-in refused: {refused}"
     page.wait_for_selector(".identity .nickname")
 
 
