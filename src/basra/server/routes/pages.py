@@ -26,11 +26,13 @@ WEB_DIR = Path(__file__).resolve().parent.parent.parent / "web"
 """The browser client's static files."""
 
 PAGES = ("/", "/table/{table_id}", "/rules", "/rules/{variant}", "/history",
-         "/players/{name}", "/leaderboard", "/leaderboard/{variant}", "/account", "/sign-in")
+         "/players/{name}", "/leaderboard", "/leaderboard/{variant}", "/account", "/sign-in",
+         "/live", "/tv", "/replay", "/replay/{table_id}")
 TITLES = (("/rules", "page.title.rules"), ("/history", "page.title.history"),
           ("/table/", "page.title.table"), ("/account", "page.title.account"),
           ("/sign-in", "page.title.signin"), ("/players/", "page.title.profile"),
-          ("/leaderboard", "page.title.leaderboard"))
+          ("/leaderboard", "page.title.leaderboard"), ("/live", "page.title.live"),
+          ("/tv", "page.title.tv"), ("/replay", "page.title.replay"))
 """Each page's title key, by the start of its path (the lobby's: ``app.title``)."""
 LANGUAGES = ("en", "ar", "fr", "sr")
 RIGHT_TO_LEFT = frozenset({"ar"})

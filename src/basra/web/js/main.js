@@ -1,7 +1,7 @@
 // The page's entry: the rules (variants.js fetches GET /api/variants once, before anything
 // else runs), language, header (its account link: "Sign in", or the account's username),
 // and the router that shows one page at a time (/, /join/CODE, /table/ID, /rules,
-// /rules/VARIANT, /history, /leaderboard, /leaderboard/VARIANT, /players/NAME, /account,
+// /rules/VARIANT, /history, /live, /tv, /replay, /replay/ID, /leaderboard, /leaderboard/VARIANT, /players/NAME, /account,
 // /sign-in). Each page module exports mount(container, params) returning {unmount(),
 // relabel()}. Only the lobby comes with the first load: the other pages (and the table's
 // stylesheets) load when their route opens.
@@ -38,6 +38,9 @@ function route(pathname) {
   if (parts[0] === "history") return { load: () => import("./history.js"), params: {}, nav: "history", title: "page.title.history" };
   if (parts[0] === "leaderboard") return { load: () => import("./leaderboard.js"), params: { variant: parts[1] || "" }, nav: "leaderboard", title: "page.title.leaderboard" };
   if (parts[0] === "players" && parts[1]) return { load: () => import("./profile.js"), params: { name: parts[1] }, nav: "leaderboard", title: "page.title.profile", words: { name: parts[1] } };
+  if (parts[0] === "live" && parts.length === 1) return { load: () => import("./live.js"), params: {}, nav: "live", title: "page.title.live" };
+  if (parts[0] === "tv" && parts.length === 1) return { load: () => import("./tv.js"), params: {}, nav: "live", title: "page.title.tv" };
+  if (parts[0] === "replay" && parts.length <= 2) return { load: () => import("./replay.js"), params: { id: parts[1] || "" }, nav: "history", title: "page.title.replay" };
   if (parts[0] === "account" && parts.length === 1) return { load: () => import("./account.js"), params: {}, nav: "account", title: "page.title.account" };
   if (parts[0] === "sign-in" && parts.length === 1) return { load: () => import("./signin.js"), params: {}, nav: "account", title: "page.title.signin" };
   return { load: lobbyPage, params: { notFound: true }, nav: "play", title: "app.title" };
