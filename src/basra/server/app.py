@@ -28,6 +28,7 @@ from basra.server.limits import BodyLimit
 from basra.server.lobby import Lobby
 from basra.server.routes import ROUTERS
 from basra.server.routes.pages import WEB_DIR, mount_web, wants_html
+from basra.server.routes.replays import MAX_RECORD_BYTES
 from basra.store import open_store
 
 log = logging.getLogger("basra.app")
@@ -107,7 +108,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app = FastAPI(title="Basra", version=__version__, lifespan=lifespan)
     app.state.services = Services(settings, Guards.of(settings))
     app.add_middleware(GZipMiddleware, minimum_size=512)
-    app.add_middleware(BodyLimit, most=settings.limits.max_body_bytes)
+    app.add_middleware(BodyLimit, most=settings.limits.max_body_bytes,
+                       larger={"/api/replays": MAX_RECORD_BYTES})
     # Outermost: behind a proxy the operator names, the client is the one it forwards for.
     app.add_middleware(ProxyHeadersMiddleware,
                        trusted_hosts=list(settings.limits.trusted_proxies))

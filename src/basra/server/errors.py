@@ -54,6 +54,10 @@ STATUS: Mapping[str, int] = {
     "table/rated_needs_account": 403,
     "player/not_found": 404,
     "variant/unknown": 404,
+    "replay/not_finished": 409,
+    "replay/not_found": 404,
+    "replay/bad_record": 422,
+    "analysis/not_available": 409,
 }
 """HTTP status by error code; a code not listed answers :data:`DEFAULT_STATUS`, and an
 ``http/NNN`` code (Starlette's own: unknown paths and methods) answers NNN."""

@@ -167,22 +167,26 @@ class BodyLimit:
     ``request/too_large`` before the app parses it (by its Content-Length, or as it
     streams in without one)."""
 
-    def __init__(self, app: ASGIApp, most: int) -> None:
+    def __init__(self, app: ASGIApp, most: int, larger: dict[str, int] | None = None) -> None:
         self.app = app
         self.most = most
+        self.larger = larger or {}
+        """A larger allowance for the requests to an exact path (``POST /api/replays``:
+        a record file)."""
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] != "http":
             await self.app(scope, receive, send)
             return
+        most = self.larger.get(scope.get("path", ""), self.most)
         for name, value in scope.get("headers", ()):
             if name == b"content-length":
                 try:
                     declared = int(value)
                 except ValueError:
                     declared = 0
-                if declared > self.most:
-                    await self._refuse(send)
+                if declared > most:
+                    await self._refuse(send, most)
                     return
         seen = 0
         refused = False
@@ -193,7 +197,7 @@ class BodyLimit:
             message = await receive()
             if message["type"] == "http.request":
                 seen += len(message.get("body", b""))
-                if seen > self.most:
+                if seen > most:
                     refused = True
                     raise _TooLarge
             return message
@@ -205,7 +209,7 @@ class BodyLimit:
             if refused:
                 if not started:
                     started = True
-                    await self._refuse(send)
+                    await self._refuse(send, most)
                 return
             if message["type"] == "http.response.start":
                 started = True
@@ -217,12 +221,13 @@ class BodyLimit:
             if not refused:
                 raise
         if refused and not started:
-            await self._refuse(send)
+            await self._refuse(send, most)
 
-    async def _refuse(self, send: Send) -> None:
+    @staticmethod
+    async def _refuse(send: Send, most: int) -> None:
         code = "request/too_large"
         body = json.dumps(error_json(
-            code, f"a request body may be at most {self.most} bytes")).encode()
+            code, f"a request body may be at most {most} bytes")).encode()
         await send({"type": "http.response.start", "status": status_of(code),
                     "headers": [(b"content-type", b"application/json"),
                                 (b"content-length", str(len(body)).encode()),

@@ -14,11 +14,12 @@ from basra.server.routes import (
     play_socket,
     players,
     quick_match,
+    replays,
     tables,
     variants,
 )
 
 ROUTERS: tuple[APIRouter, ...] = (health.router, variants.router, guests.router,
                                   account.router, tables.router, quick_match.router,
-                                  history.router, players.router, play_socket.router,
-                                  metrics.router)
+                                  history.router, players.router, replays.router,
+                                  play_socket.router, metrics.router)
