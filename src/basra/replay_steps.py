@@ -19,7 +19,7 @@ replay is of a finished match (or a record the reader holds already).
 >>> builder.start_round(deck=shuffled_deck("00" * 32, "", 1))
 >>> steps = replay_steps(parse_record(dumps(builder.build())))
 >>> [len(r["steps"]) for r in steps["rounds"]], steps["rounds"][0]["steps"][0]["hands"][0]
-([1], ['3D', '4S', '7C', 'QS'])
+([1], ['3D', 'AH', '3H', '10H'])
 """
 
 from __future__ import annotations
