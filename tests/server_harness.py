@@ -557,9 +557,10 @@ class PlayLog:
 
 def comparable(state: dict[str, Any]) -> dict[str, Any]:
     """A state without what may change across a restart: the version, the time left on
-    the clock and who is connected right now."""
+    the clock and who is connected right now (spectators too)."""
     out = copy.deepcopy(state)
     del out["version"]
+    out["table"].pop("spectators", None)
     if out["table"]["clock"] is not None:
         del out["table"]["clock"]["remaining_ms"]
     for player in out["table"]["players"]:

@@ -14,6 +14,7 @@ import pytest
 from basra.bots import LEVELS
 from basra.cards import NAMES, parse_card
 from basra.rules import DEFAULT_VARIANT, VARIANTS, find_variant
+from basra.server import sayings
 from basra.server.accounts import PASSWORD_MAX, PASSWORD_MIN
 from basra.server.auth import NICKNAME_MAX, NICKNAME_MIN
 from basra.shuffle import MAX_CLIENT_SEED_BYTES, MAX_PART_BYTES, OWN_TEXT_BYTES
@@ -88,4 +89,7 @@ def test_bot_levels_and_limits(book: dict[str, Any]) -> None:
                               "own_text_bytes": OWN_TEXT_BYTES,
                               "max_client_seed_bytes": MAX_CLIENT_SEED_BYTES,
                               "nickname_min": NICKNAME_MIN, "nickname_max": NICKNAME_MAX,
-                              "password_min": PASSWORD_MIN, "password_max": PASSWORD_MAX}
+                              "password_min": PASSWORD_MIN, "password_max": PASSWORD_MAX,
+                              "sayings_per_match": sayings.PER_MATCH,
+                              "saying_gap_ms": 2000, "phrases": list(sayings.PHRASES),
+                              "reactions": list(sayings.REACTIONS)}

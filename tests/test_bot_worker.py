@@ -26,6 +26,7 @@ import redis
 from redis.asyncio import Redis
 
 from basra import cli
+from basra.analysis import play_values
 from basra.bots import make_bot
 from basra.bots.hard import HardBot
 from basra.engine import legal_match_plays, new_match, play, start_round
@@ -173,6 +174,28 @@ def test_a_bot_worker_decides_as_the_local_pool(worker: BotWorker) -> None:
         pool.close()
     assert asyncio.run(through_redis()) == local
     assert local in seen.legal
+
+
+def test_a_bot_worker_values_a_play_for_an_analysis_as_the_local_pool(
+        worker: BotWorker) -> None:
+    """An analysis's job (level ``analysis``): every legal play valued by the expert, the
+    same values as in the local pool and as ``basra analyse`` makes them in process."""
+    seen = mid_round_view()
+
+    async def through_redis() -> list[tuple[object, float]]:
+        bots = RedisBots(URL, prefix=worker.prefix)
+        try:
+            return list(await bots.values(seen, "0|1|6", 40))
+        finally:
+            await bots.aclose()
+
+    pool = BotPool(1)
+    try:
+        local = asyncio.run(pool.values(seen, "0|1|6", 40))
+    finally:
+        pool.close()
+    assert asyncio.run(through_redis()) == local == play_values(seen, "0|1|6", 40)
+    assert sorted(p for p, _ in local) == sorted(seen.legal)
 
 
 def test_a_late_job_is_searched_with_the_least_budget(worker: BotWorker) -> None:

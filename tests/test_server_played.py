@@ -205,7 +205,7 @@ async def whole_match(tmp_path: Path, variant: str, seats: int, teams: bool,
         assert c.kinds["played"] == len(broadcasts)
         assert c.kinds["state"] < 12 * rounds, (who, c.kinds)
         for message in c.played:
-            assert set(message) == {"type", "version", "by_bot", "clock",
+            assert set(message) == {"type", "version", "by_bot", "clock", "spectators",
                                     *PLAYED_PLAY, *PLAYED_VIEW}, who
             if c.seat is None:
                 assert message["hand"] == [] and message["legal"] == [], who
@@ -311,11 +311,12 @@ def test_a_played_message_that_does_not_follow_is_refused() -> None:
               "hand_counts": [1, 3], "floor": ["QS"], "stock_count": 40,
               "pile_counts": [0, 0], "basras": [0, 0], "basra_points": [0, 0],
               "last_taker": None, "legal": [{"card": "5H", "take": []}],
-              "clock": {"seat": 0, "seconds": 30, "remaining_ms": 30000}}
+              "clock": {"seat": 0, "seconds": 30, "remaining_ms": 30000}, "spectators": 2}
     after = apply_played(state, played)
     assert after["version"] == 5 and after["view"]["plays"] == [
         {"seat": 1, "card": "QS", "take": [], "basra": 0}]
     assert after["table"]["clock"] == played["clock"] and after["view"]["floor"] == ["QS"]
+    assert after["table"]["spectators"] == 2
     assert state["version"] == 4 and state["view"]["plays"] == []  # not changed
     for wrong in ({**played, "version": 6}, {**played, "version": 4},
                   {**played, "round": 3}, {k: v for k, v in played.items() if k != "floor"}):

@@ -37,7 +37,7 @@ PLAYED = Played(version=8, round=1, seat=1, card="7D", take=["2C", "5H"], basra=
                 by_bot=True, turn=0, deal=1, hand=["AH", "6C"], hand_counts=[2, 3],
                 floor=["KS"], stock_count=40, pile_counts=[0, 3], basras=[0, 1],
                 basra_points=[0, 10], last_taker=1, legal=[{"card": "AH", "take": []}],
-                clock={"seat": 0, "seconds": 30, "remaining_ms": 30000})
+                clock={"seat": 0, "seconds": 30, "remaining_ms": 30000}, spectators=2)
 
 
 def test_messages_are_compact_utf8_json_in_field_order() -> None:
@@ -52,7 +52,7 @@ def test_messages_are_compact_utf8_json_in_field_order() -> None:
     assert list(played) == ["type", "version", "round", "seat", "card", "take", "basra",
                             "by_bot", "turn", "deal", "hand", "hand_counts", "floor",
                             "stock_count", "pile_counts", "basras", "basra_points",
-                            "last_taker", "legal", "clock"]
+                            "last_taker", "legal", "clock", "spectators"]
     assert played["type"] == "played" and played["take"] == ["2C", "5H"]
     for message in (Pong(1), Error("a/b", "c"), Requeued("t", "egyptian"), Closed("finished"),
                     Welcome("t", None), state, PLAYED):
@@ -129,7 +129,7 @@ def test_numbers_read_as_the_standard_library_reads_them() -> None:
         parse_client_message('{"type": "resync"}')
     assert unknown.value.code == "protocol/unknown_type"
     assert unknown.value.message == ("unknown message type 'resync' (play, seed, ready, "
-                                     "rematch, ping, sync)")
+                                     "rematch, ping, sync, resign, hint, say, react)")
 
 
 def test_no_text_a_player_chooses_holds_a_lone_surrogate() -> None:

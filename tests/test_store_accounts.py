@@ -293,7 +293,7 @@ def test_migrating_a_0002_database_keeps_every_match_and_session(tmp_path: Path)
     old.close()
 
     async def scenario(store: Store) -> None:
-        assert await scalars(store, "SELECT version_num FROM alembic_version") == ["0003"]
+        assert await scalars(store, "SELECT version_num FROM alembic_version") == ["0004"]
         for pid, token in (("p1", "token-hash-1"), ("p2", "token-hash-2")):
             player = await store.player_by_token(token)
             assert player is not None and player.id == pid and not player.account

@@ -17,15 +17,17 @@ bot workers); its result's :meth:`Analysis.to_json` is what ``basra analyse --js
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 
 from basra.bots.expert import DEFAULT_ITERATIONS, expert_values
+from basra.cards import NAMES, names_of
 from basra.driver import MatchDriver
 from basra.engine import Play
 from basra.records import MatchRecord, round_deck
 from basra.replay import replay
 from basra.seating import Seating
+from basra.views import SeatView
 
 FORMAT = "basra-analysis/1"
 ANALYSIS_ITERATIONS = DEFAULT_ITERATIONS
@@ -48,17 +50,34 @@ class PlayAnalysis:
     best_value: float
     choices: int
     """How many legal plays the seat had."""
+    side: int = 0
+    """The seat's side."""
+    totals: tuple[int, ...] = ()
+    """The match's totals per side when the round began."""
 
     @property
     def cost(self) -> float:
         """Points the play gave away against the best play (0 when it was the best)."""
         return max(0.0, self.best_value - self.value)
 
+    @property
+    def margin(self) -> float | None:
+        """With two sides: the expected margin of the match for side 0 after the play (the
+        totals' difference when the round began, and the play's value for side 0); else
+        ``None``."""
+        if len(self.totals) != 2:
+            return None
+        value = self.value if self.side == 0 else -self.value
+        return self.totals[0] - self.totals[1] + value
+
     def to_json(self) -> dict[str, object]:
+        margin = self.margin
         return {"round": self.round, "number": self.number, "seat": self.seat,
                 "play": str(self.play), "best": str(self.best),
+                "best_card": NAMES[self.best.card], "best_take": names_of(self.best.take),
                 "value": round(self.value, 3), "best_value": round(self.best_value, 3),
-                "cost": round(self.cost, 3), "choices": self.choices}
+                "cost": round(self.cost, 3), "choices": self.choices,
+                "margin": None if margin is None else round(margin, 3)}
 
 
 @dataclass(frozen=True, slots=True)
@@ -80,38 +99,77 @@ class Analysis:
     def to_json(self) -> dict[str, object]:
         return {"format": FORMAT, "variant": self.variant, "players": list(self.players),
                 "iterations": self.iterations, "seed": self.seed,
+                "command": f"basra analyse --iterations {self.iterations} --seed {self.seed} "
+                           "RECORD",
                 "plays": [p.to_json() for p in self.plays],
                 "cost_by_seat": [round(c, 3) for c in self.cost_by_seat()]}
 
 
 Progress = Callable[[int, int], None]
 """Told (plays analysed, plays in all) after each play."""
+Values = list[tuple[Play, float]]
+"""Every legal play of a position with the expert's value of it."""
+
+
+@dataclass(frozen=True, slots=True)
+class Position:
+    """A play of a record as its seat faced it: what the expert is asked about."""
+
+    round: int
+    number: int
+    seat: int
+    side: int
+    view: SeatView
+    made: Play
+    totals: tuple[int, ...]
+
+    def seed(self, seed: int) -> str:
+        """The seed of this play's search: the analysis's, the round and the play."""
+        return f"{seed}|{self.round}|{self.number}"
+
+    def judged(self, values: Values | None) -> PlayAnalysis:
+        """The play against the best by ``values`` (None: the only legal play)."""
+        legal = list(self.view.legal)
+        made = self.made
+        if values is None or len(legal) == 1:
+            return PlayAnalysis(self.round, self.number, self.seat, made, made, 0.0, 0.0, 1,
+                                self.side, self.totals)
+        by_play = dict(values)
+        best = max(legal, key=lambda p: (by_play[p], -legal.index(p)))
+        return PlayAnalysis(self.round, self.number, self.seat, made, best, by_play[made],
+                            by_play[best], len(legal), self.side, self.totals)
+
+
+def positions(record: MatchRecord) -> Iterator[Position]:
+    """Every play of ``record`` (replayed and checked first) as its seat faced it."""
+    replay(record)
+    seating = Seating(len(record.players), record.teams)
+    driver = MatchDriver(record.rules, seating, record.players)
+    for number, rnd in enumerate(record.rounds, 1):
+        totals = tuple(driver.match.totals)
+        driver.deal_deck(round_deck(rnd), rnd.fairness, keep_deck=rnd.deck is not None)
+        for index, entry in enumerate(rnd.plays, 1):
+            seat = entry.seat if entry.seat is not None else driver.to_play
+            assert seat is not None
+            yield Position(number, index, seat, seating.side_of(seat), driver.view(seat),
+                           entry.play, totals)
+            driver.apply(seat, entry.play)
+
+
+def play_values(view: SeatView, seed: str, iterations: int) -> Values:
+    """The expert's values of a position's plays (what a bot worker runs)."""
+    return expert_values(view, seed, iterations)
 
 
 def analyse(record: MatchRecord, *, iterations: int = ANALYSIS_ITERATIONS, seed: int = 0,
             progress: Progress | None = None) -> Analysis:
     """The expert's analysis of every play of ``record`` (replayed and checked first)."""
-    replay(record)
-    seating = Seating(len(record.players), record.teams)
-    driver = MatchDriver(record.rules, seating, record.players)
     total = sum(len(r.plays) for r in record.rounds)
     out: list[PlayAnalysis] = []
-    for number, rnd in enumerate(record.rounds, 1):
-        driver.deal_deck(round_deck(rnd), rnd.fairness, keep_deck=rnd.deck is not None)
-        for index, entry in enumerate(rnd.plays, 1):
-            seat = entry.seat if entry.seat is not None else driver.to_play
-            assert seat is not None
-            view = driver.view(seat)
-            legal = list(view.legal)
-            made = entry.play
-            if len(legal) == 1:
-                out.append(PlayAnalysis(number, index, seat, made, made, 0.0, 0.0, 1))
-            else:
-                values = dict(expert_values(view, f"{seed}|{number}|{index}", iterations))
-                best = max(legal, key=lambda p: (values[p], -legal.index(p)))
-                out.append(PlayAnalysis(number, index, seat, made, best, values[made],
-                                        values[best], len(legal)))
-            driver.apply(seat, made)
-            if progress is not None:
-                progress(len(out), total)
+    for position in positions(record):
+        values = (play_values(position.view, position.seed(seed), iterations)
+                  if len(position.view.legal) > 1 else None)
+        out.append(position.judged(values))
+        if progress is not None:
+            progress(len(out), total)
     return Analysis(record.rules.name, tuple(record.players), iterations, seed, tuple(out))

@@ -35,10 +35,12 @@ from urllib.parse import urlsplit, urlunsplit
 import redis
 from redis.exceptions import RedisError, ResponseError
 
+from basra.analysis import play_values
 from basra.cliargs import OneLineParser, parse_or_status, whole_number
 from basra.server.bot_pool import search, watch_parent
 from basra.server.logs import setup_logging
 from basra.server.redis_bots import (
+    ANALYSIS,
     CONNECT_TIMEOUT,
     GROUP,
     PREFIX,
@@ -48,6 +50,7 @@ from basra.server.redis_bots import (
     Keys,
     budget_at,
     encode_play,
+    encode_values,
 )
 
 log = logging.getLogger("basra.bot_worker")
@@ -140,14 +143,18 @@ class Worker:
             self._done(entry_id)
             return
         try:
-            play = search(job.level, job.seed, job.iterations, budget, job.view)
+            if job.level == ANALYSIS:
+                answer = encode_values(play_values(job.view, job.seed, job.iterations))
+            else:
+                answer = encode_play(search(job.level, job.seed, job.iterations, budget,
+                                            job.view))
         except Exception:  # a bad view the checks let through: drop it, keep working
             log.exception("bot worker %s: a search failed; the job is dropped", self.name)
             self._done(entry_id)
             return
         reply = self.keys.reply(job.id)
         pipe = self.client.pipeline(transaction=True)
-        pipe.rpush(reply, encode_play(play))
+        pipe.rpush(reply, answer)
         pipe.expire(reply, REPLY_TTL)
         self._done(entry_id, pipe)
         self.answered += 1

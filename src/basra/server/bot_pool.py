@@ -28,6 +28,7 @@ from concurrent.futures.process import BrokenProcessPool
 from multiprocessing import get_context
 from typing import TYPE_CHECKING
 
+from basra.analysis import Values, play_values
 from basra.bots import make_bot
 from basra.bots.base import Bot, SearchBot
 from basra.bots.hard import DEFAULT_TIME_CAP
@@ -137,6 +138,22 @@ class BotPool:
             return await ask()
         except BrokenProcessPool:  # a worker died (killed, out of memory): once more
             log.warning("a bot worker died mid-search: the pool is replaced")
+            self._replace()
+            return await ask()
+
+    async def values(self, view: SeatView, seed: str, iterations: int) -> Values:
+        """The expert's values of every legal play of ``view`` (a play of a match being
+        analysed, :mod:`basra.server.analyses`), in a worker process."""
+        loop = asyncio.get_running_loop()
+
+        async def ask() -> Values:
+            return await loop.run_in_executor(self.executor(), play_values, view, seed,
+                                              iterations)
+
+        try:
+            return await ask()
+        except BrokenProcessPool:
+            log.warning("a bot worker died mid-analysis: the pool is replaced")
             self._replace()
             return await ask()
 

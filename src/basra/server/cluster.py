@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import json
 import logging
 import os
 import random
@@ -40,6 +41,7 @@ from basra.server.commands import Attach, Detach, FillBot, Incoming, Join
 from basra.server.config import Settings
 from basra.server.errors import Refusal
 from basra.server.leases import Leases
+from basra.server.live import live_summaries
 from basra.server.outbox import Outbox
 from basra.server.protocol import ProtocolError, error_message, parse_client_message
 from basra.server.relay import Relay, RemoteConnection
@@ -113,7 +115,9 @@ class Cluster:
         self.tasks = [asyncio.create_task(self._every(self.settings.lease_seconds / 4,
                                                       self._renew), name="lease renewal"),
                       asyncio.create_task(self._every(1.0, self._adopt), name="adoption"),
-                      asyncio.create_task(self._every(1.0, self._watch), name="socket watch")]
+                      asyncio.create_task(self._every(1.0, self._watch), name="socket watch"),
+                      asyncio.create_task(self._every(1.0, self._publish_live),
+                                          name="live list")]
         log.info("cluster node %s up", self.node)
 
     async def stop(self) -> None:
@@ -126,7 +130,7 @@ class Cluster:
         with contextlib.suppress(Exception):
             for table_id in list(self.leases.until):
                 await self.leases.release(table_id)
-            await self.redis.delete(self._alive_key(self.node))
+            await self.redis.delete(self._alive_key(self.node), self._live_key(self.node))
         await self.redis.aclose()
 
     async def _every(self, seconds: float, step: Any) -> None:
@@ -141,6 +145,34 @@ class Cluster:
 
     def _alive_key(self, node: str) -> str:
         return f"{self.prefix}alive:{node}"
+
+    def _live_key(self, node: str) -> str:
+        return f"{self.prefix}live:{node}"
+
+    async def _publish_live(self) -> None:
+        """This node's live matches for every node's ``GET /api/live`` (kept 3 s: a node
+        that stops publishing drops out of the list)."""
+        assert self.lobby is not None
+        matches = live_summaries(self.lobby.tables.values())
+        await self.redis.set(self._live_key(self.node), json.dumps(matches), px=3000)
+
+    async def live_matches(self) -> list[dict[str, Any]]:
+        """Every node's live matches, as they last published them (this node's as now)."""
+        assert self.lobby is not None
+        mine = live_summaries(self.lobby.tables.values())
+        keys = [k async for k in self.redis.scan_iter(match=f"{self.prefix}live:*",
+                                                      count=100)
+                if k != self._live_key(self.node).encode()]
+        found: list[dict[str, Any]] = list(mine)
+        seen = {m["table"] for m in mine}
+        for raw in await self.redis.mget(keys) if keys else []:
+            if raw is None:
+                continue
+            for entry in json.loads(raw):
+                if entry["table"] not in seen:
+                    seen.add(entry["table"])
+                    found.append(entry)
+        return found
 
     async def _heartbeat(self) -> None:
         await self.redis.set(self._alive_key(self.node), "1",

@@ -26,6 +26,9 @@ class Limits:
     """Tables (bot, private, quick-match tickets) one address may create."""
     sockets_per_address: int = 50
     """Websockets one address may hold open at once."""
+    spectators_per_table: int = 1000
+    """Spectators one table takes at once; one more is told ``table/too_many_spectators``
+    and closed (each spectator costs the table a queued message per change)."""
     sign_ins_per_address: int = 20
     """Failed sign-ins one address may make in ``sign_in_window_seconds``; then it waits."""
     sign_ins_per_account: int = 8
@@ -118,6 +121,12 @@ class Settings:
     process with pytest do not."""
     views_fresh_seconds: float = 10.0
     """How long a profile's or leaderboard's answer is served again as it is."""
+    saying_gap_seconds: float = 2.0
+    """The least time between two quick phrases or reactions of one seat
+    (:mod:`basra.server.sayings`)."""
+    analysis_iterations: int = 300
+    """The expert's budget for each play when it analyses a finished match
+    (:mod:`basra.server.analyses`): ``basra analyse --iterations`` gives the same."""
     pairing_seconds: float = 2.0
     """How often quick match pairs each variant's pool (:mod:`basra.server.pairing`)."""
     passkey_rp_id: str | None = None

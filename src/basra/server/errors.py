@@ -57,7 +57,7 @@ STATUS: Mapping[str, int] = {
     "replay/not_finished": 409,
     "replay/not_found": 404,
     "replay/bad_record": 422,
-    "analysis/not_available": 409,
+    "analysis/busy": 503,
 }
 """HTTP status by error code; a code not listed answers :data:`DEFAULT_STATUS`, and an
 ``http/NNN`` code (Starlette's own: unknown paths and methods) answers NNN."""

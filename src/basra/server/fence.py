@@ -18,6 +18,7 @@ from typing import Any
 from basra.server.leases import Leases
 from basra.store.base import (
     AccountRow,
+    AnalysisRow,
     ChallengeRow,
     DuplicatePlay,
     HistoryRow,
@@ -91,6 +92,19 @@ class FencedStore(Store):
 
     async def rematch_of(self, table_id: str) -> str | None:
         return await self.inner.rematch_of(table_id)
+
+    async def analysis(self, table_id: str) -> AnalysisRow | None:
+        return await self.inner.analysis(table_id)
+
+    async def claim_analysis(self, table_id: str, iterations: int, seed: int,
+                             stale_before: datetime) -> bool:
+        # Not a table's write: a finished match's analysis (its row is the claim).
+        return await self.inner.claim_analysis(table_id, iterations, seed, stale_before)
+
+    async def update_analysis(self, table_id: str, status: str,
+                              analysis: dict[str, Any] | None = None,
+                              message: str | None = None) -> None:
+        await self.inner.update_analysis(table_id, status, analysis, message)
 
     async def live_tables(self) -> list[str]:
         return await self.inner.live_tables()

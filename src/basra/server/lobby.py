@@ -17,6 +17,7 @@ from basra.errors import BasraError
 from basra.ratings import Rating
 from basra.rules import find_variant
 from basra.server import metrics
+from basra.server.analyses import Analyses
 from basra.server.auth import new_id, new_invite_code
 from basra.server.bot_pool import bot_service
 from basra.server.commands import FillBot, Handover, Join
@@ -103,6 +104,8 @@ class Lobby:
         self.settings = settings
         self.bots = bot_service(settings)
         """Where the live tables' searching bots think (worker processes)."""
+        self.analyses = Analyses(store, self.bots, settings.analysis_iterations)
+        """The expert's analyses of finished matches, in the same bot workers."""
         self.tables: dict[str, Table] = {}
         self.queues: dict[str, list[Ticket]] = {}
         self.tickets: dict[str, Ticket] = {}
@@ -206,6 +209,7 @@ class Lobby:
             task.cancel()
             with contextlib.suppress(asyncio.CancelledError):
                 await task
+        await self.analyses.close()
         for table in list(self.tables.values()):
             await table.stop()
         await asyncio.to_thread(self.bots.close)

@@ -39,6 +39,8 @@ SECONDS_OPTIONS = (
     ("--bot-offer", 20.0, "quick-match wait before a bot is offered (default 20)"),
     ("--rematch-window", 60.0, "seconds a finished table stays in memory for a rematch "
                                "(default 60); then it is served from the database"),
+    ("--saying-gap", 2.0, "least seconds between two quick phrases of one player "
+                          "(default 2)"),
     ("--views-fresh", 10.0, "seconds a profile's or leaderboard's answer is served again "
                             "as it is (default 10)"),
 )
@@ -81,6 +83,10 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--passkey-origin", action="append", default=[], metavar="URL",
                         help="an origin passkeys may be used from, e.g. "
                              "https://play.example.org (repeatable; default: the request's)")
+    parser.add_argument("--analysis-iterations", type=whole_number(1), default=300,
+                        metavar="N", help="the expert's budget for each play of a match it "
+                        "analyses (default 300; basra analyse --iterations N --seed 0 "
+                        "gives the same analysis)")
     parser.add_argument("--no-limits", action="store_true",
                         help="no per-address limits (load tests on loopback only)")
     parser.add_argument("--log-level", default="info",
@@ -101,6 +107,8 @@ def settings_from(args: argparse.Namespace) -> Settings:
                     redis_prefix=args.redis_prefix, gc_pacing=True,
                     passkey_rp_id=args.passkey_rp_id,
                     views_fresh_seconds=args.views_fresh,
+                    saying_gap_seconds=args.saying_gap,
+                    analysis_iterations=args.analysis_iterations,
                     passkey_origins=tuple(args.passkey_origin))
 
 

@@ -78,8 +78,9 @@ class State(Message):
 class Played(Message):
     """After a play that keeps the round going: the play and what it changed, as the
     receiving seat may see it (its own hand and, on its turn, its legal plays; a
-    spectator's are empty). Each field but the play's own and ``clock`` replaces the
-    view's field of that name; the play is appended to ``view.plays``; ``clock`` replaces
+    spectator's are empty). Each field but the play's own, ``clock`` and ``spectators``
+    replaces the view's field of that name; the play is appended to ``view.plays``;
+    ``clock`` and ``spectators`` replace the table's fields; ``clock`` replaces
     ``table.clock``."""
 
     type: ClassVar[str] = "played"
@@ -103,6 +104,8 @@ class Played(Message):
     last_taker: int | None
     legal: list[dict[str, Any]]
     clock: dict[str, Any] | None
+    spectators: int
+    """How many spectators are connected now (``table.spectators``)."""
 
 
 PLAYED_VIEW = ("round", "turn", "deal", "hand", "hand_counts", "floor", "stock_count",
@@ -168,7 +171,26 @@ class Hint(Message):
     take: list[str]
 
 
-ServerMessage = Welcome | State | Played | Error | Pong | Requeued | Closed | Away | Hint
+@dataclass(frozen=True, slots=True)
+class Said(Message):
+    """A seat's quick phrase or reaction (an id: each client shows it in its reader's
+    language), to every connection of the table; ``count`` is how many that seat has sent
+    this match."""
+
+    type: ClassVar[str] = "said"
+    seat: int
+    count: int
+    kind: str
+    """``phrase`` or ``reaction``: the name of the field the id goes in."""
+    what: str
+
+    def to_json(self) -> dict[str, Any]:
+        return {"type": self.type, "seat": self.seat, self.kind: self.what,
+                "count": self.count}
+
+
+ServerMessage = (Welcome | State | Played | Error | Pong | Requeued | Closed | Away | Hint
+                 | Said)
 
 
 def encode(message: ServerMessage) -> str:
@@ -214,8 +236,9 @@ def apply_played(state: dict[str, Any], played: dict[str, Any]) -> dict[str, Any
         entry = {name: played[name] for name in PLAYED_PLAY}
         changed = {name: played[name] for name in PLAYED_VIEW}
         clock = played["clock"]
+        spectators = played["spectators"]
     except KeyError as exc:
         raise ValueError(f"a played message without {exc}") from None
     return {**state, "version": played["version"],
-            "table": {**state["table"], "clock": clock},
+            "table": {**state["table"], "clock": clock, "spectators": spectators},
             "view": {**view, **changed, "plays": [*view["plays"], entry]}}

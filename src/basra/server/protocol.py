@@ -20,6 +20,7 @@ from basra.cards import parse_card, parse_card_set
 from basra.errors import BasraError
 from basra.server.errors import Refusal
 from basra.server.messages import PROTOCOL, Error
+from basra.server.sayings import PHRASES, REACTIONS
 from basra.shuffle import part_problem
 
 MAX_MESSAGE_BYTES = 4096
@@ -55,6 +56,16 @@ class SeedMessage:
 
 
 @dataclass(frozen=True, slots=True)
+class SayMessage:
+    """``say`` (a phrase) or ``react`` (a reaction): an id from the fixed lists
+    (:mod:`basra.server.sayings`)."""
+
+    kind: str
+    """``phrase`` or ``reaction``."""
+    what: str
+
+
+@dataclass(frozen=True, slots=True)
 class SimpleMessage:
     """A message with no fields but its type."""
 
@@ -62,7 +73,7 @@ class SimpleMessage:
     """``ready``, ``rematch``, ``ping``, ``sync``, ``resign`` or ``hint``."""
 
 
-ClientMessage = PlayMessage | SeedMessage | SimpleMessage
+ClientMessage = PlayMessage | SeedMessage | SayMessage | SimpleMessage
 
 
 def _int(data: dict[str, Any], name: str) -> int:
@@ -101,6 +112,21 @@ def _seed(data: dict[str, Any]) -> SeedMessage:
     return SeedMessage(number, seed)
 
 
+def _say(data: dict[str, Any]) -> SayMessage:
+    phrase = data.get("phrase")
+    if not isinstance(phrase, str) or phrase not in PHRASES:
+        raise ProtocolError(f"'phrase' must be one of {', '.join(PHRASES)}", "say/unknown")
+    return SayMessage("phrase", phrase)
+
+
+def _react(data: dict[str, Any]) -> SayMessage:
+    reaction = data.get("reaction")
+    if not isinstance(reaction, str) or reaction not in REACTIONS:
+        raise ProtocolError(f"'reaction' must be one of {', '.join(REACTIONS)}",
+                            "say/unknown")
+    return SayMessage("reaction", reaction)
+
+
 def _simple(data: dict[str, Any]) -> SimpleMessage:
     return SimpleMessage(str(data["type"]))
 
@@ -114,6 +140,8 @@ PARSERS: dict[str, Callable[[dict[str, Any]], ClientMessage]] = {
     "sync": _simple,
     "resign": _simple,
     "hint": _simple,
+    "say": _say,
+    "react": _react,
 }
 """The parser of each client message type."""
 
@@ -156,7 +184,8 @@ def parse_client_message(raw: str | bytes) -> ClientMessage:
     parser = PARSERS.get(kind) if isinstance(kind, str) else None  # a list: unhashable
     if parser is None:
         raise ProtocolError(f"unknown message type {str(kind)[:40]!r} (play, seed, ready, "
-                            "rematch, ping, sync)", "protocol/unknown_type")
+                            "rematch, ping, sync, resign, hint, say, react)",
+                            "protocol/unknown_type")
     return parser(data)
 
 
@@ -167,6 +196,7 @@ __all__ = [
     "ClientMessage",
     "PlayMessage",
     "ProtocolError",
+    "SayMessage",
     "SeedMessage",
     "SimpleMessage",
     "error_message",

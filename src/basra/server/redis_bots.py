@@ -66,6 +66,7 @@ from typing import TYPE_CHECKING, Any
 from redis.asyncio import Redis
 from redis.exceptions import RedisError
 
+from basra.analysis import Values
 from basra.bots import LEVELS, make_bot
 from basra.bots.base import SearchBot
 from basra.cards import parse_card, parse_card_set
@@ -100,6 +101,9 @@ consumer idle this long with nothing pending is deleted from the group."""
 CONNECT_TIMEOUT = 5.0
 
 _JOB_ID = re.compile(r"[0-9a-f]{32}")
+ANALYSIS = "analysis"
+"""The level of a job that asks the expert's values of every legal play (a play of a match
+being analysed) instead of a decision: its answer is :func:`encode_values`."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -146,8 +150,8 @@ class Job:
             iterations, deadline = raw["iterations"], raw["deadline"]
             if not (isinstance(job_id, str) and _JOB_ID.fullmatch(job_id)):
                 raise ValueError("bad id")
-            if not (isinstance(level, str) and level in LEVELS
-                    and issubclass(LEVELS[level], SearchBot)):
+            if not (isinstance(level, str) and (level == ANALYSIS or (level in LEVELS
+                    and issubclass(LEVELS[level], SearchBot)))):
                 raise ValueError(f"not a searching level: {level!r}")
             if not isinstance(seed, str):
                 raise ValueError("bad seed")
@@ -171,6 +175,26 @@ def budget_at(deadline: float, now: float) -> float | None:
     if now - deadline > GRACE:
         return None
     return max(deadline - now, LEAST_BUDGET)
+
+
+def encode_values(values: Values) -> bytes:
+    """An analysis job's answer: every legal play with its value."""
+    return json.dumps([[play.to_json(), value] for play, value in values],
+                      separators=(",", ":")).encode()
+
+
+def decode_values(data: bytes | str, view: SeatView) -> Values:
+    """An analysis job's answer read back; ``ValueError`` unless it values exactly
+    ``view``'s legal plays."""
+    try:
+        out = [(Play(parse_card(str(raw["card"])),
+                     parse_card_set(str(c) for c in raw["take"])), float(value))
+               for raw, value in json.loads(data)]
+    except (KeyError, TypeError, ValueError) as exc:
+        raise ValueError(f"not an analysis: {exc}") from None
+    if sorted(p for p, _ in out) != sorted(view.legal):
+        raise ValueError("an analysis that does not value the legal plays")
+    return out
 
 
 def encode_play(play: Play) -> bytes:
@@ -257,6 +281,26 @@ class RedisBots(BotPool):
         self.fallbacks += 1
         log.warning("a searching bot's search got no answer (%s): the medium bot plays", reason)
         return make_bot("medium", seed=seed).choose(view)
+
+    async def values(self, view: SeatView, seed: str, iterations: int) -> Values:
+        """The expert's values of ``view``'s plays (a match being analysed), asked of the
+        bot workers as a job of level :data:`ANALYSIS`; ``RuntimeError`` when none
+        answers within :data:`MAX_BUDGET` seconds."""
+        self._start_local()
+        deadline = time.time() + MAX_BUDGET - 1
+        job = Job(uuid.uuid4().hex, ANALYSIS, seed, iterations, deadline, view)
+        client = self._redis()
+        entry = await client.xadd(self.keys.jobs, {"job": job.encode()}, maxlen=MAX_JOBS,
+                                  approximate=True)
+        try:
+            reply = await client.blpop([self.keys.reply(job.id)],
+                                       timeout=max(deadline + GRACE - time.time(), 0.01))
+        finally:
+            with contextlib.suppress(RedisError, OSError):
+                await client.xdel(self.keys.jobs, entry)
+        if reply is None:
+            raise RuntimeError("no bot worker analysed a play in time")
+        return decode_values(reply[1], view)
 
     async def aclose(self) -> None:
         """:meth:`close`, awaited on the event loop."""

@@ -13,6 +13,7 @@ from basra.bots.base import Bot
 from basra.server.commands import Connection, FillBot, Join
 from basra.server.config import Settings
 from basra.server.errors import Refusal
+from basra.server.sayings import Sayings
 from basra.store.base import SeatRow, TableRow, TableStatus
 
 AWAY_KEPT = 200
@@ -51,6 +52,8 @@ class Seat:
     """Whether the seat's player has an account."""
     rating: dict[str, Any] | None = None
     """At a rated table: the player's rating as shown ({"rating", "label"})."""
+    sayings: Sayings = field(default_factory=Sayings)
+    """The quick phrases and reactions the seat's player sent this match."""
 
     @property
     def human(self) -> bool:

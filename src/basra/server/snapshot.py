@@ -64,6 +64,7 @@ def player_json(seat: Seat, you: int | None) -> dict[str, Any]:
         "rematch": seat.rematch,
         "account": seat.account,
         "rating": seat.rating,
+        "said": seat.sayings.count,
     }
 
 
@@ -86,6 +87,7 @@ def table_json(table: TableFlow, seat: int | None) -> dict[str, Any]:
         "resigned": table.driver.resigned,
         "rated": table.row.rated,
         "result": table.result,
+        "spectators": len(table.audience.spectators),
         "next_round": (table.seeding.next_round_json(table.driver.next_round, table.seats)
                        if table.timers.arrival is None else None),
     }
@@ -118,6 +120,7 @@ def played_for(table: TableFlow, by_bot: bool) -> Callable[[int | None], Played]
         "basras": list(rnd.basras), "basra_points": list(rnd.bonus),
         "last_taker": rnd.last_taker if rnd.last_taker >= 0 else None,
         "clock": table.timers.clock_json(table.to_play(), table.settings.clock_seconds),
+        "spectators": len(table.audience.spectators),
     }
 
     def for_seat(seat: int | None) -> Played:

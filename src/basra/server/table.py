@@ -40,6 +40,7 @@ from basra.server.commands import (
     Stop,
 )
 from basra.server.config import Settings
+from basra.server.errors import Refusal
 from basra.server.flow import TableFlow
 from basra.server.messages import (
     REPLACED_MESSAGE,
@@ -49,15 +50,19 @@ from basra.server.messages import (
     Hint,
     Pong,
     Requeued,
+    Said,
     Welcome,
+    encode,
 )
 from basra.server.protocol import (
     ClientMessage,
     PlayMessage,
     ProtocolError,
+    SayMessage,
     SeedMessage,
     error_message,
 )
+from basra.server.sayings import SayingRefused
 from basra.server.seats import Seat, SeatError, make_seat, seat_of, seat_of_player
 from basra.store.base import SeatRow, Store, StoreError, TableLog, TableRow
 
@@ -234,7 +239,7 @@ class Table(TableFlow):
     async def _incoming(self, command: Incoming) -> None:
         try:
             await self._message(command.conn, command.message)
-        except ProtocolError as exc:  # refused: nothing changed (any other error is a fault)
+        except Refusal as exc:  # refused: nothing changed (any other error is a fault)
             self.audience.send(command.conn, error_message(exc))
 
     async def _bot_move(self, command: BotMove) -> None:
@@ -281,6 +286,12 @@ class Table(TableFlow):
         conn = command.conn
         seat = seat_of_player(self.seats, command.player_id)
         if conn.closed:
+            return
+        if seat is None and (len(self.audience.spectators)
+                             >= self.settings.limits.spectators_per_table):
+            conn.put(Error("table/too_many_spectators", "this table has as many spectators as "
+                           "it takes: try again later, or watch another match"))
+            conn.close("too many spectators", code=1013, flush=True)
             return
         self.empty_since = None
         if seat is None:
@@ -344,6 +355,8 @@ class Table(TableFlow):
             await self._human_play(seat, message)
         elif isinstance(message, SeedMessage):
             await self._part(seat, message)
+        elif isinstance(message, SayMessage):
+            self._say(seat, message)
         elif message.type == "ping":
             self.audience.send(conn, Pong(self.version))
         elif message.type == "sync":  # a client that could not apply a played message
@@ -370,6 +383,17 @@ class Table(TableFlow):
             await self._resign(seat)
         elif kind == "hint":
             self.audience.send(conn, self._hint(seat))
+
+    def _say(self, seat: Seat | None, message: SayMessage) -> None:
+        """A quick phrase or reaction, to everyone at the table (seats and spectators);
+        changes nothing of the match (no new version)."""
+        if seat is None or not seat.human:
+            raise SayingRefused("spectators watch in silence: only the players may say "
+                                "something", "say/not_seated")
+        count = seat.sayings.take(time.monotonic(), self.settings.saying_gap_seconds)
+        text = encode(Said(seat.number, count, message.kind, message.what))
+        for conn in self.audience.connections(self.seats):
+            self.audience.send(conn, text)
 
     def _hint(self, seat: Seat | None) -> Hint:
         """The medium bot's play from the asking seat's view: only at a table against

@@ -42,6 +42,25 @@ DELETED_NAME = "deleted player"
 
 
 @dataclass(frozen=True, slots=True)
+class AnalysisRow:
+    """The expert's analysis of a finished match, as stored (0004)."""
+
+    table_id: str
+    status: str
+    """``running`` (a node took it), ``done`` or ``failed``."""
+    iterations: int
+    seed: int
+    requested_at: datetime
+    updated_at: datetime
+    """Moved by the node running it as it goes; a ``running`` row left this still for long
+    was a node that died (:meth:`Store.claim_analysis` takes it over)."""
+    analysis: dict[str, Any] | None = None
+    """basra-analysis/1, once ``done``."""
+    message: str | None = None
+    """Why it ``failed``, in one line."""
+
+
+@dataclass(frozen=True, slots=True)
 class PlayerRow:
     id: str
     nickname: str
@@ -359,6 +378,25 @@ class Store(ABC):
 
     @abstractmethod
     async def table_by_code(self, invite_code: str) -> TableRow | None: ...
+
+    @abstractmethod
+    async def analysis(self, table_id: str) -> AnalysisRow | None:
+        """The stored analysis of a match (done, failed or running), if it was asked for."""
+
+    @abstractmethod
+    async def claim_analysis(self, table_id: str, iterations: int, seed: int,
+                             stale_before: datetime) -> bool:
+        """Take the analysis of ``table_id`` to run it: True when no row was there (one is
+        made, ``running``), a ``failed`` row is tried again, or a ``running`` row's
+        ``updated_at`` is before ``stale_before`` (its node died: it is taken over); False
+        when it is done or running elsewhere. Two nodes asking at once: one gets True."""
+
+    @abstractmethod
+    async def update_analysis(self, table_id: str, status: str,
+                              analysis: dict[str, Any] | None = None,
+                              message: str | None = None) -> None:
+        """A running analysis goes on (``running``: only ``updated_at`` moves) or ends
+        (``done`` with the document, ``failed`` with a message)."""
 
     @abstractmethod
     async def rematch_of(self, table_id: str) -> str | None:

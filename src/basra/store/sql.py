@@ -59,6 +59,7 @@ from basra.store.base import (
     DELETED_NAME,
     AccountRow,
     AlreadyClaimed,
+    AnalysisRow,
     ChallengeRow,
     DuplicatePlay,
     HistoryRow,
@@ -80,6 +81,7 @@ from basra.store.base import (
     UsernameTaken,
 )
 from basra.store.schema import (
+    analyses,
     challenges,
     passkeys,
     players,
@@ -640,6 +642,52 @@ class SqlStore(Store):
 
     async def table_by_code(self, invite_code: str) -> TableRow | None:
         return await self._find(tables, tables.c.invite_code == invite_code, table_row)
+
+    async def analysis(self, table_id: str) -> AnalysisRow | None:
+        row = await self._first(select(analyses).where(analyses.c.table_id == table_id))
+        return None if row is None else AnalysisRow(**row._mapping)
+
+    async def claim_analysis(self, table_id: str, iterations: int, seed: int,
+                             stale_before: datetime) -> bool:
+        moment = now()
+        try:
+            return await self._claim_analysis(table_id, iterations, seed, stale_before,
+                                              moment)
+        except StoreError as error:
+            if isinstance(error.__cause__, IntegrityError):  # another node made the row
+                return False
+            raise
+
+    async def _claim_analysis(self, table_id: str, iterations: int, seed: int,
+                              stale_before: datetime, moment: datetime) -> bool:
+        async with self._write(f"claim the analysis of {table_id}") as connection:
+            taken = await connection.execute(
+                update(analyses).where((analyses.c.table_id == table_id) & (
+                    (analyses.c.status == "failed") | ((analyses.c.status == "running")
+                                                       & (analyses.c.updated_at
+                                                          < stale_before))))
+                .values(status="running", iterations=iterations, seed=seed,
+                        requested_at=moment, updated_at=moment, analysis=None, message=None))
+            if taken.rowcount:
+                return True
+            exists = await connection.execute(
+                select(analyses.c.table_id).where(analyses.c.table_id == table_id))
+            if exists.first() is not None:
+                return False
+            await connection.execute(insert(analyses).values(
+                table_id=table_id, status="running", iterations=iterations, seed=seed,
+                requested_at=moment, updated_at=moment))
+        return True
+
+    async def update_analysis(self, table_id: str, status: str,
+                              analysis: dict[str, Any] | None = None,
+                              message: str | None = None) -> None:
+        values: dict[str, Any] = {"status": status, "updated_at": now()}
+        if status != "running":
+            values.update(analysis=analysis, message=message)
+        async with self._write(f"store the analysis of {table_id}") as connection:
+            await connection.execute(update(analyses).where(analyses.c.table_id == table_id)
+                                     .values(**values))
 
     async def rematch_of(self, table_id: str) -> str | None:
         row = await self._first(select(tables.c.id).where(tables.c.rematch_of == table_id))

@@ -10,6 +10,7 @@ from basra.server.routes import (
     guests,
     health,
     history,
+    live,
     metrics,
     play_socket,
     players,
@@ -21,5 +22,5 @@ from basra.server.routes import (
 
 ROUTERS: tuple[APIRouter, ...] = (health.router, variants.router, guests.router,
                                   account.router, tables.router, quick_match.router,
-                                  history.router, players.router, replays.router,
+                                  history.router, live.router, players.router, replays.router,
                                   play_socket.router, metrics.router)

@@ -18,6 +18,7 @@ async def history(player: Player, store: StoreDep) -> dict[str, Any]:
         "table": r.table_id, "variant": r.variant, "seat": r.seat,
         "players": list(r.players), "teams": r.teams, "winner": r.winner,
         "totals": list(r.totals), "finished_at": r.finished_at.isoformat(),
-        "record": f"/api/tables/{r.table_id}/record", "rated": r.rated,
+        "record": f"/api/tables/{r.table_id}/record", "replay": f"/replay/{r.table_id}",
+        "rated": r.rated,
         "change": None if r.change is None else round(r.change),
     } for r in rows]}

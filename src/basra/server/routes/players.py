@@ -160,7 +160,7 @@ def recent_json(row: HistoryRow, usernames: list[str | None],
         "winner": row.winner, "totals": list(row.totals),
         "finished_at": row.finished_at.isoformat(), "rated": row.rated,
         "change": change, "won": won(row) is True,
-        "record": f"/api/tables/{row.table_id}/record",
+        "record": f"/api/tables/{row.table_id}/record", "replay": f"/replay/{row.table_id}",
     }
 
 

@@ -17,7 +17,7 @@ from fastapi.responses import Response
 from basra.errors import BasraError
 from basra.records import parse_record
 from basra.replay_steps import replay_steps
-from basra.server.deps import LobbyDep, limit
+from basra.server.deps import LobbyDep, StoreDep, limit
 from basra.server.errors import ApiError
 from basra.server.table import Table
 
@@ -85,6 +85,30 @@ async def file_replay(request: Request) -> Response:
         raise ApiError("record: not a basra-record/1 document (JSON)",
                        "replay/bad_record") from None
     return json_response(encode_json(steps))
+
+
+@router.post("/api/replays/{table_id}/analysis", status_code=202)
+async def ask_analysis(table_id: str, request: Request, lobby: LobbyDep) -> dict[str, Any]:
+    """Ask the expert to analyse a finished match (once: later asks are answered with how
+    it stands)."""
+    table = await lobby.any_table(table_id)
+    record = finished_record(table)
+    known = await lobby.analyses.status(table.row.id)
+    if known["status"] in ("done", "queued", "running"):
+        return known
+    limit(request, "tables")
+    return await lobby.analyses.request(table.row.id, record)
+
+
+@router.get("/api/replays/{table_id}/analysis")
+async def analysis(table_id: str, lobby: LobbyDep, store: StoreDep) -> dict[str, Any]:
+    """How the analysis of a match stands: ``none``, ``queued``, ``running``, ``done``
+    (with the analysis) or ``failed``."""
+    known = await lobby.analyses.status(table_id)
+    if known["status"] == "none" and (len(table_id) > 64
+                                      or await store.table(table_id) is None):
+        raise ApiError("no such table", "table/not_found")
+    return known
 
 
 __all__ = ["MAX_RECORD_BYTES", "router"]

@@ -6,20 +6,25 @@ from __future__ import annotations
 
 from typing import Any
 
-from fastapi import APIRouter
+from fastapi import APIRouter, Request
 
 from basra.rulebook import variants_json
+from basra.server import sayings
 from basra.server.accounts import PASSWORD_MAX, PASSWORD_MIN
 from basra.server.auth import NICKNAME_MAX, NICKNAME_MIN
+from basra.server.deps import get_settings
 
 router = APIRouter()
 
 
 @router.get("/api/variants")
-async def variants() -> dict[str, Any]:
+async def variants(request: Request) -> dict[str, Any]:
     book = variants_json()
     limits = book["limits"]
     assert isinstance(limits, dict)
     limits.update(nickname_min=NICKNAME_MIN, nickname_max=NICKNAME_MAX,
-                  password_min=PASSWORD_MIN, password_max=PASSWORD_MAX)
+                  password_min=PASSWORD_MIN, password_max=PASSWORD_MAX,
+                  sayings_per_match=sayings.PER_MATCH,
+                  saying_gap_ms=round(get_settings(request).saying_gap_seconds * 1000),
+                  phrases=list(sayings.PHRASES), reactions=list(sayings.REACTIONS))
     return book

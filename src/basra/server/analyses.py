@@ -1,0 +1,141 @@
+"""The expert's analysis of finished matches, asked for from the replay page and done once.
+
+A request claims the match's row in the store (:meth:`basra.store.base.Store.claim_analysis`:
+one node wins; a row a dead node left ``running`` is taken over, a ``failed`` one tried
+again) and queues it here. One analysis runs at a time per server process: every play of
+the record (:func:`basra.analysis.positions`, the record replayed through the driver) that
+had a choice is valued by the expert in the bot workers (``BotPool.values``: a worker
+process of this server, or in cluster mode a job on the bot stream any bot worker takes),
+one play at a time, so a table's bot waits behind one play's search at most. The result
+is :func:`basra.analysis.analyse`'s own document (basra-analysis/1): with the same
+iterations and seed ``basra analyse`` gives the same numbers. It is stored, ``done``, and
+every later request is answered from the store.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import time
+from datetime import UTC, datetime, timedelta
+from typing import TYPE_CHECKING, Any
+
+from basra.analysis import Analysis, positions
+from basra.records import MatchRecord
+from basra.server.errors import ApiError
+from basra.store.base import Store
+
+if TYPE_CHECKING:
+    from basra.server.bot_pool import BotPool
+
+log = logging.getLogger("basra.analysis")
+
+SEED = 0
+"""Every analysis's seed (``basra analyse --seed 0``)."""
+STALE_SECONDS = 120.0
+"""A ``running`` row not moved for this long was a node that died: it may be taken over."""
+TOUCH_SECONDS = 10.0
+"""How often a running analysis moves its row's ``updated_at``."""
+QUEUE_MOST = 50
+"""Analyses one process holds waiting; more are refused (``analysis/busy``)."""
+
+
+class Analyses:
+    """This process's analyses: the queue, the one running, and what the store holds."""
+
+    def __init__(self, store: Store, bots: BotPool, iterations: int) -> None:
+        self.store = store
+        self.bots = bots
+        self.iterations = iterations
+        self.queue: list[tuple[str, MatchRecord]] = []
+        self.progress: dict[str, tuple[int, int]] = {}
+        """The analysis running here: plays done, plays in all."""
+        self.task: asyncio.Task[None] | None = None
+
+    async def status(self, table_id: str) -> dict[str, Any]:
+        """``none``, ``queued`` (with its ``position``), ``running`` (``done`` of
+        ``total``), ``done`` (with the ``analysis``) or ``failed`` (with a ``message``)."""
+        if table_id in self.progress:
+            done, total = self.progress[table_id]
+            return {"status": "running", "done": done, "total": total}
+        for position, (queued, _) in enumerate(self.queue, 1):
+            if queued == table_id:
+                return {"status": "queued", "position": position}
+        row = await self.store.analysis(table_id)
+        if row is None:
+            return {"status": "none"}
+        if row.status == "done":
+            return {"status": "done", "analysis": row.analysis}
+        if row.status == "failed":
+            return {"status": "failed", "message": row.message}
+        if row.updated_at < stale_before():
+            return {"status": "none"}
+        return {"status": "running", "done": None, "total": None}  # on another node
+
+    async def request(self, table_id: str, record: MatchRecord) -> dict[str, Any]:
+        """Analyse a finished match unless it is done, or under way here or elsewhere."""
+        known = await self.status(table_id)
+        if known["status"] in ("done", "queued", "running"):
+            return known
+        if len(self.queue) >= QUEUE_MOST:
+            raise ApiError("the expert has too many matches to analyse: ask again in a few "
+                           "minutes", "analysis/busy")
+        if await self.store.claim_analysis(table_id, self.iterations, SEED, stale_before()):
+            self.queue.append((table_id, record))
+            if self.task is None or self.task.done():
+                self.task = asyncio.create_task(self._run(), name="analyses")
+        return await self.status(table_id)
+
+    async def _run(self) -> None:
+        while self.queue:
+            table_id, record = self.queue[0]
+            try:
+                document = await self._analyse(table_id, record)
+            except asyncio.CancelledError:
+                raise
+            except Exception as exc:  # the row says why; the queue goes on
+                log.exception("the analysis of %s failed", table_id)
+                with contextlib.suppress(Exception):
+                    await self.store.update_analysis(
+                        table_id, "failed", message=f"the analysis failed: {exc}"[:200])
+            else:
+                await self.store.update_analysis(table_id, "done", analysis=document)
+                log.info("match %s analysed", table_id)
+            finally:
+                self.progress.pop(table_id, None)
+                self.queue.pop(0)
+
+    async def _analyse(self, table_id: str, record: MatchRecord) -> dict[str, Any]:
+        plays = await asyncio.to_thread(lambda: list(positions(record)))
+        self.progress[table_id] = (0, len(plays))
+        judged = []
+        touched = time.monotonic()
+        for position in plays:
+            values = None
+            if len(position.view.legal) > 1:
+                values = await self.bots.values(position.view, position.seed(SEED),
+                                                self.iterations)
+            judged.append(position.judged(values))
+            self.progress[table_id] = (len(judged), len(plays))
+            if time.monotonic() - touched > TOUCH_SECONDS:
+                await self.store.update_analysis(table_id, "running")
+                touched = time.monotonic()
+        analysis = Analysis(record.rules.name, tuple(record.players), self.iterations, SEED,
+                            tuple(judged))
+        return analysis.to_json()
+
+    async def close(self) -> None:
+        """Stop (a match under way is left ``running`` and taken over once stale)."""
+        if self.task is not None:
+            self.task.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await self.task
+            self.task = None
+
+
+def stale_before() -> datetime:
+    return datetime.now(UTC) - timedelta(seconds=STALE_SECONDS)
+
+
+__all__ = ["QUEUE_MOST", "SEED", "STALE_SECONDS", "Analyses"]

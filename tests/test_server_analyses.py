@@ -1,0 +1,115 @@
+"""The expert's analysis of a finished match, over HTTP: asked once, run in the bot workers,
+stored, the same numbers as ``basra analyse`` with the same iterations and seed; and the
+store's claim of an analysis (one node wins; a dead node's or a failed one is taken)."""
+
+from __future__ import annotations
+
+import asyncio
+import time
+from datetime import UTC, datetime, timedelta
+from pathlib import Path
+from typing import Any
+
+import httpx
+
+from basra.analysis import analyse
+from basra.records import parse_record
+from basra.store import open_store
+from basra.store.base import Store
+from server_harness import bot_table, new_guest, over, play_out, serve
+from store_helpers import backend, url  # noqa: F401  (the url fixture and its back ends)
+from test_store import bot_table as stored_table
+
+ITERATIONS = 12
+
+
+async def until_done(http: httpx.AsyncClient, base: str, table: str,
+                     timeout: float = 240) -> list[dict[str, Any]]:
+    """Every status seen while waiting for the analysis to be done (the last is done)."""
+    seen = []
+    deadline = time.monotonic() + timeout
+    while True:
+        status = (await http.get(f"{base}/api/replays/{table}/analysis")).json()
+        seen.append(status)
+        if status["status"] in ("done", "failed"):
+            return seen
+        assert time.monotonic() < deadline, seen[-3:]
+        await asyncio.sleep(0.2)
+
+
+def test_a_finished_match_is_analysed_once_as_basra_analyse_would(tmp_path: Path) -> None:
+    async def scenario(base: str, http: httpx.AsyncClient) -> None:
+        guest = await new_guest(base, http, "Amira")
+        table = await bot_table(base, http, guest)
+        await guest.connect(table)
+        await guest.until(lambda s: s["view"]["round"] >= 1)
+        early = await http.post(f"{base}/api/replays/{table}/analysis")
+        assert early.status_code == 409, early.text
+        assert early.json()["error"]["code"] == "replay/not_finished"
+        assert (await http.get(f"{base}/api/replays/{table}/analysis")).json() == {
+            "status": "none"}
+        assert over(await play_out(guest))
+        await guest.close()
+
+        asked = await http.post(f"{base}/api/replays/{table}/analysis")
+        assert asked.status_code == 202, asked.text
+        assert asked.json()["status"] in ("queued", "running")
+        again = await http.post(f"{base}/api/replays/{table}/analysis")
+        assert again.json()["status"] in ("queued", "running")
+        seen = await until_done(http, base, table)
+        done = seen[-1]
+        assert done["status"] == "done", done
+        running = [s for s in seen if s["status"] == "running"]
+        assert all(0 <= s["done"] <= s["total"] for s in running)
+
+        record = parse_record((await http.get(f"{base}/api/tables/{table}/record")).json())
+        expected = analyse(record, iterations=ITERATIONS, seed=0).to_json()
+        assert done["analysis"] == expected
+        assert len(expected["plays"]) == sum(len(r.plays) for r in record.rounds)
+        assert expected["command"] == f"basra analyse --iterations {ITERATIONS} --seed 0 RECORD"
+        assert all(p["margin"] is not None for p in expected["plays"])
+
+        # Asked again: answered from the store at once, the same document.
+        later = await http.post(f"{base}/api/replays/{table}/analysis")
+        assert later.json() == done
+        missing = await http.get(f"{base}/api/replays/no-such-table/analysis")
+        assert missing.status_code == 404
+        assert (await http.post(f"{base}/api/replays/no-such/analysis")).status_code == 404
+
+    serve(tmp_path, scenario, analysis_iterations=ITERATIONS, bot_workers=1)
+
+
+def test_claiming_an_analysis(url: str) -> None:  # noqa: F811
+    async def main() -> None:
+        store: Store = open_store(url)
+        await store.open()
+        try:
+            for name in ("t1", "t2"):
+                await stored_table(store, name, status="finished")
+            now = datetime.now(UTC)
+            stale = now - timedelta(seconds=120)
+            assert await store.analysis("t1") is None
+            assert await store.claim_analysis("t1", 300, 0, stale)
+            assert not await store.claim_analysis("t1", 300, 0, stale)  # running: taken
+            row = await store.analysis("t1")
+            assert row is not None and row.status == "running" and row.iterations == 300
+            # A node that died: its row stops moving and is taken over.
+            assert await store.claim_analysis("t1", 200, 0, now + timedelta(seconds=1))
+            await store.update_analysis("t1", "failed", message="the analysis failed: x")
+            row = await store.analysis("t1")
+            assert row is not None and row.status == "failed" and row.message
+            assert await store.claim_analysis("t1", 300, 0, stale)  # failed: again
+            await store.update_analysis("t1", "running")
+            await store.update_analysis("t1", "done", analysis={"format": "basra-analysis/1"})
+            row = await store.analysis("t1")
+            assert row is not None and row.status == "done" and row.message is None
+            assert row.analysis == {"format": "basra-analysis/1"}
+            assert not await store.claim_analysis("t1", 300, 0, now + timedelta(days=1))
+            # Two at once: one wins.
+            results = await asyncio.gather(*(store.claim_analysis("t2", 300, 0, stale)
+                                             for _ in range(4)))
+            assert sorted(results) == [False, False, False, True]
+        finally:
+            await store.close()
+
+    asyncio.run(main())
