@@ -63,7 +63,9 @@ ERROR_CODES = frozenset((
     "play/not_seated", "play/no_round", "play/match_over", "play/not_in_hand",
     "play/must_take", "play/bad_take", "seed/bad", "seed/not_seated", "seed/round_started",
     "seed/wrong_round", "seed/reused", "protocol/rate_limited", "rematch/closed",
-    "ready/not_seated", "rematch/not_seated", "rematch/not_over", "server/internal"))
+    "ready/not_seated", "rematch/not_seated", "rematch/not_over", "say/unknown",
+    "say/not_seated", "say/limit", "say/too_fast", "table/too_many_spectators",
+    "server/internal"))
 """The websocket error codes of docs/PROTOCOL.md."""
 
 
