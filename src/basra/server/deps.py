@@ -57,7 +57,7 @@ def _sign_ins(limits: Limits) -> SignInLimiter:
 
 
 def _views(limits: Limits) -> AddressLimit:
-    return AddressLimit("profile and leaderboard views", limits.views_per_minute,
+    return AddressLimit("profile, leaderboard and replay views", limits.views_per_minute,
                         limits.view_burst)
 
 

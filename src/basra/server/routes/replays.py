@@ -17,7 +17,7 @@ from fastapi.responses import Response
 from basra.errors import BasraError
 from basra.records import parse_record
 from basra.replay_steps import replay_steps
-from basra.server.deps import LobbyDep, StoreDep, limit
+from basra.server.deps import LobbyDep, StoreDep, get_guards, limit
 from basra.server.errors import ApiError
 from basra.server.table import Table
 
@@ -56,7 +56,9 @@ def json_response(body: bytes, status: int = 200) -> Response:
 
 
 @router.get("/api/replays/{table_id}")
-async def table_replay(table_id: str, lobby: LobbyDep) -> Response:
+async def table_replay(table_id: str, request: Request, lobby: LobbyDep) -> Response:
+    """A finished match step by step (limited per address as profiles are)."""
+    get_guards(request).views.check(request.scope)
     body = _cache.get(table_id)
     if body is not None:
         _cache.move_to_end(table_id)
