@@ -135,6 +135,7 @@ def test_spectators_are_counted_and_the_live_list_shows_public_matches_only(
         [match] = answer["matches"]  # the private table is waiting, and private anyway
         assert match["table"] == bot_id and match["spectators"] == 3
         assert match["players"][0]["name"] == "Amira"
+        assert match["players"][0]["username"] is None  # a guest: no profile to link
         assert match["players"][1]["kind"] == "bot"
         assert match["variant"] == "egyptian" and match["round"] == 1
         assert match["rating"] is None

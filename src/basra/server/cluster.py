@@ -321,8 +321,10 @@ class Cluster:
             return
         future: asyncio.Future[int] = asyncio.get_running_loop().create_future()
         if data.get("op") == "join":
+            username = data.get("username")
             await table.inbox.put(Join(str(data["player"]), str(data["nickname"]), future,
-                                       bool(data.get("account"))))
+                                       bool(data.get("account")),
+                                       None if username is None else str(username)))
         else:
             seat = data.get("seat")
             await table.inbox.put(FillBot(None if seat is None else int(seat),

@@ -74,6 +74,7 @@ class Join:
     nickname: str
     future: asyncio.Future[int]
     account: bool = False
+    username: str | None = None
 
 
 @dataclass(frozen=True, slots=True)

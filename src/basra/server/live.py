@@ -36,7 +36,8 @@ def summary(table: TableFlow) -> dict[str, Any]:
     for seat in table.seats:
         entry = player_json(seat, None)
         players.append({"seat": seat.number, "name": entry["name"], "kind": entry["kind"],
-                        "rating": seat.rating, "account": seat.account})
+                        "rating": seat.rating, "account": seat.account,
+                        "username": seat.username})
         if seat.rating is not None:
             ratings.append(seat.rating["rating"])
     return {"table": table.row.id, "variant": table.row.variant, "seats": table.row.seats,

@@ -306,7 +306,8 @@ class Lobby:
         for number in range(options.players):
             if number < len(humans):
                 h = humans[number]
-                seats.append(SeatRow(number, h.id, None, "", h.nickname, h.account))
+                seats.append(SeatRow(number, h.id, None, "", h.nickname, h.account,
+                                     h.username))
             elif bots_fill:
                 seats.append(SeatRow(number, None, options.bot_level, ""))
             else:
@@ -369,12 +370,14 @@ class Lobby:
             seat = await self._call(table, {"op": "join", "table": row.id,
                                             "player": player.id,
                                             "nickname": player.nickname,
-                                            "account": player.account})
+                                            "account": player.account,
+                                            "username": player.username})
             return await self.any_table(row.id), seat
         if table is None:
             raise missing
         future: asyncio.Future[int] = asyncio.get_running_loop().create_future()
-        await table.inbox.put(Join(player.id, player.nickname, future, player.account))
+        await table.inbox.put(Join(player.id, player.nickname, future, player.account,
+                                   player.username))
         return table, await asyncio.wait_for(future, 10)  # a SeatError as it is
 
     async def fill_bot(self, player: PlayerRow, table_id: str, seat: int | None,

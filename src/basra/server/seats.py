@@ -52,6 +52,9 @@ class Seat:
     """Whether the seat's player has an account."""
     rating: dict[str, Any] | None = None
     """At a rated table: the player's rating as shown ({"rating", "label"})."""
+    username: str | None = None
+    """The seated account's username (None: a guest, a bot or an empty seat), for links to
+    its profile (the live list)."""
     sayings: Sayings = field(default_factory=Sayings)
     """The quick phrases and reactions the seat's player sent this match."""
 
@@ -86,7 +89,7 @@ class Seat:
 
     def row(self) -> SeatRow:
         return SeatRow(self.number, self.player_id, self.bot_level, "", self.nickname,
-                       self.account)
+                       self.account, self.username)
 
 
 def new_bot(level: str, table_id: str, seat: int, settings: Settings) -> Bot:
@@ -100,7 +103,8 @@ def new_bot(level: str, table_id: str, seat: int, settings: Settings) -> Bot:
 def make_seat(row: SeatRow, table: TableRow, settings: Settings) -> Seat:
     level = row.bot_level or table.bot_level
     return Seat(row.seat, row.player_id, row.nickname, row.bot_level,
-                new_bot(level, table.id, row.seat, settings), account=row.account)
+                new_bot(level, table.id, row.seat, settings), account=row.account,
+                username=row.username)
 
 
 def seat_of(seats: list[Seat], conn: Connection) -> Seat | None:
@@ -127,6 +131,7 @@ def join(seats: list[Seat], status: TableStatus, command: Join) -> int:
     seat.player_id = command.player_id
     seat.nickname = command.nickname
     seat.account = command.account
+    seat.username = command.username
     seat.dropped_at = time.monotonic()  # until they open the table
     return seat.number
 

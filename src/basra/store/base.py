@@ -184,6 +184,8 @@ class SeatRow:
     """The seated person's nickname (filled in when read with the seat)."""
     account: bool = False
     """Whether the seated person has an account (filled in when read with the seat)."""
+    username: str | None = None
+    """The seated account's username (filled in when read with the seat; None: a guest)."""
 
 
 @dataclass(frozen=True, slots=True)

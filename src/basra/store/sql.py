@@ -967,7 +967,7 @@ def table_row(row: Row[Any]) -> TableRow:
 def seat_row(row: Row[Any]) -> SeatRow:
     return SeatRow(seat=row.seat, player_id=row.player_id, bot_level=row.bot_level,
                    client_seed=row.client_seed, nickname=row.nickname,
-                   account=row.username is not None)
+                   account=row.username is not None, username=row.username)
 
 
 def round_row(row: Row[Any]) -> RoundRow:
