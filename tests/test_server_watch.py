@@ -98,6 +98,8 @@ def test_the_gap_between_phrases_holds_by_default(tmp_path: Path) -> None:
         assert variants["saying_gap_ms"] == 2000
         assert variants["phrases"] == list(sayings.PHRASES)
         _, amira, omar = await two_at_a_private_table(base, http)
+        for guest in (amira, omar):  # both at the table (their sockets attached)
+            await guest.until(lambda s: all(p["connected"] for p in s["table"]["players"]))
         await amira.send({"type": "say", "phrase": "hello"})
         await said(omar)
         await amira.send({"type": "say", "phrase": "have_fun"})

@@ -18,10 +18,13 @@ import asyncio
 import contextlib
 import logging
 import time
+from collections import OrderedDict
 from datetime import UTC, datetime, timedelta
 from typing import TYPE_CHECKING, Any
 
-from basra.analysis import Analysis, positions
+import orjson
+
+from basra.analysis import Analysis, Position, Values, positions
 from basra.records import MatchRecord
 from basra.server.errors import ApiError
 from basra.store.base import Store
@@ -36,9 +39,14 @@ SEED = 0
 STALE_SECONDS = 120.0
 """A ``running`` row not moved for this long was a node that died: it may be taken over."""
 TOUCH_SECONDS = 10.0
-"""How often a running analysis moves its row's ``updated_at``."""
+"""How often a node moves the ``updated_at`` of the analyses it runs and holds waiting."""
 QUEUE_MOST = 50
 """Analyses one process holds waiting; more are refused (``analysis/busy``)."""
+
+
+FAILED_MESSAGE = "the expert could not finish this analysis: ask again"
+CACHED = 64
+"""Done analyses kept encoded (a done analysis never changes)."""
 
 
 class Analyses:
@@ -48,65 +56,83 @@ class Analyses:
         self.store = store
         self.bots = bots
         self.iterations = iterations
-        self.queue: list[tuple[str, MatchRecord]] = []
+        self.queue: list[tuple[str, str, MatchRecord]] = []
+        """Waiting here, in order: (table, claim, record); the first is the one running."""
         self.progress: dict[str, tuple[int, int]] = {}
         """The analysis running here: plays done, plays in all."""
         self.task: asyncio.Task[None] | None = None
+        self.done: OrderedDict[str, bytes] = OrderedDict()
+        """Done analyses' answers, encoded."""
 
-    async def status(self, table_id: str) -> dict[str, Any]:
+    async def status(self, table_id: str) -> dict[str, Any] | bytes:
         """``none``, ``queued`` (with its ``position``), ``running`` (``done`` of
-        ``total``), ``done`` (with the ``analysis``) or ``failed`` (with a ``message``)."""
+        ``total``), ``done`` (with the ``analysis``: encoded, as sent) or ``failed`` (with
+        a ``message``)."""
         if table_id in self.progress:
             done, total = self.progress[table_id]
             return {"status": "running", "done": done, "total": total}
-        for position, (queued, _) in enumerate(self.queue, 1):
+        for position, (queued, _, _) in enumerate(self.queue, 1):
             if queued == table_id:
                 return {"status": "queued", "position": position}
+        cached = self.done.get(table_id)
+        if cached is not None:
+            self.done.move_to_end(table_id)
+            return cached
         row = await self.store.analysis(table_id)
         if row is None:
             return {"status": "none"}
         if row.status == "done":
-            return {"status": "done", "analysis": row.analysis}
+            body = orjson.dumps({"status": "done", "analysis": row.analysis})
+            self.done[table_id] = body
+            while len(self.done) > CACHED:
+                self.done.popitem(last=False)
+            return body
         if row.status == "failed":
             return {"status": "failed", "message": row.message}
         if row.updated_at < stale_before():
             return {"status": "none"}
         return {"status": "running", "done": None, "total": None}  # on another node
 
-    async def request(self, table_id: str, record: MatchRecord) -> dict[str, Any]:
+    async def request(self, table_id: str, record: MatchRecord) -> dict[str, Any] | bytes:
         """Analyse a finished match unless it is done, or under way here or elsewhere."""
         known = await self.status(table_id)
-        if known["status"] in ("done", "queued", "running"):
+        if isinstance(known, bytes) or known["status"] in ("queued", "running"):
             return known
         if len(self.queue) >= QUEUE_MOST:
             raise ApiError("the expert has too many matches to analyse: ask again in a few "
                            "minutes", "analysis/busy")
-        if await self.store.claim_analysis(table_id, self.iterations, SEED, stale_before()):
-            self.queue.append((table_id, record))
-            if self.task is None or self.task.done():
-                self.task = asyncio.create_task(self._run(), name="analyses")
+        claim = await self.store.claim_analysis(table_id, self.iterations, SEED,
+                                                stale_before())
+        if claim is not None:
+            self.queue.append((table_id, claim, record))
+        if self.queue and (self.task is None or self.task.done()):
+            self.task = asyncio.create_task(self._run(), name="analyses")
         return await self.status(table_id)
 
     async def _run(self) -> None:
         while self.queue:
-            table_id, record = self.queue[0]
+            table_id, claim, record = self.queue[0]
             try:
-                document = await self._analyse(table_id, record)
+                document = await self._analyse(table_id, claim, record)
+                if document is not None and not await self.store.update_analysis(
+                        table_id, claim, "done", analysis=document):
+                    log.warning("analysis of %s: another node took it over", table_id)
+                elif document is not None:
+                    log.info("match %s analysed", table_id)
             except asyncio.CancelledError:
                 raise
-            except Exception as exc:  # the row says why; the queue goes on
+            except Exception:  # the row says it failed (the log says why); the queue goes on
                 log.exception("the analysis of %s failed", table_id)
                 with contextlib.suppress(Exception):
-                    await self.store.update_analysis(
-                        table_id, "failed", message=f"the analysis failed: {exc}"[:200])
-            else:
-                await self.store.update_analysis(table_id, "done", analysis=document)
-                log.info("match %s analysed", table_id)
+                    await self.store.update_analysis(table_id, claim, "failed",
+                                                     message=FAILED_MESSAGE)
             finally:
                 self.progress.pop(table_id, None)
                 self.queue.pop(0)
 
-    async def _analyse(self, table_id: str, record: MatchRecord) -> dict[str, Any]:
+    async def _analyse(self, table_id: str, claim: str,
+                       record: MatchRecord) -> dict[str, Any] | None:
+        """The document (None: another node took the analysis over meanwhile)."""
         plays = await asyncio.to_thread(lambda: list(positions(record)))
         self.progress[table_id] = (0, len(plays))
         judged = []
@@ -114,16 +140,42 @@ class Analyses:
         for position in plays:
             values = None
             if len(position.view.legal) > 1:
-                values = await self.bots.values(position.view, position.seed(SEED),
-                                                self.iterations)
+                values = await self._values(position)
             judged.append(position.judged(values))
             self.progress[table_id] = (len(judged), len(plays))
             if time.monotonic() - touched > TOUCH_SECONDS:
-                await self.store.update_analysis(table_id, "running")
+                if not await self._touch():
+                    return None
                 touched = time.monotonic()
         analysis = Analysis(record.rules.name, tuple(record.players), self.iterations, SEED,
                             tuple(judged))
-        return analysis.to_json()
+        document = analysis.to_json()
+        # The names are the record's, as they are when it is read (a deleted account's
+        # seat is "deleted player" from then on): not kept in the stored analysis.
+        del document["players"]
+        return document
+
+    async def _values(self, position: Position) -> Values:
+        """One play's values; asked again once when the workers did not answer."""
+        try:
+            return await self.bots.values(position.view, position.seed(SEED),
+                                          self.iterations)
+        except RuntimeError:
+            log.warning("a play of an analysis got no answer: asked again")
+            return await self.bots.values(position.view, position.seed(SEED),
+                                          self.iterations)
+
+    async def _touch(self) -> bool:
+        """Move every queued row's ``updated_at`` (waiting is not dying); False when the
+        running one was taken over by another node."""
+        running = True
+        for index, (table_id, claim, _) in enumerate(list(self.queue)):
+            if not await self.store.update_analysis(table_id, claim, "running"):
+                if index == 0:
+                    running = False
+                else:
+                    self.queue = [q for q in self.queue if q[0] != table_id]
+        return running
 
     async def close(self) -> None:
         """Stop (a match under way is left ``running`` and taken over once stale)."""

@@ -41,7 +41,7 @@ from basra.server.commands import Attach, Detach, FillBot, Incoming, Join
 from basra.server.config import Settings
 from basra.server.errors import Refusal
 from basra.server.leases import Leases
-from basra.server.live import live_summaries
+from basra.server.live import ORDERS, live_summaries, ordered
 from basra.server.outbox import Outbox
 from basra.server.protocol import ProtocolError, error_message, parse_client_message
 from basra.server.relay import Relay, RemoteConnection
@@ -52,6 +52,10 @@ if TYPE_CHECKING:
 
 log = logging.getLogger("basra.cluster")
 
+
+
+LIVE_FRESH_SECONDS = 3.0
+"""A node's published live list older than this is dropped (the node stopped)."""
 
 
 def new_node_id() -> str:
@@ -130,7 +134,8 @@ class Cluster:
         with contextlib.suppress(Exception):
             for table_id in list(self.leases.until):
                 await self.leases.release(table_id)
-            await self.redis.delete(self._alive_key(self.node), self._live_key(self.node))
+            await self.redis.delete(self._alive_key(self.node))
+            await self.redis.hdel(self._live_key, self.node)
         await self.redis.aclose()
 
     async def _every(self, seconds: float, step: Any) -> None:
@@ -146,32 +151,40 @@ class Cluster:
     def _alive_key(self, node: str) -> str:
         return f"{self.prefix}alive:{node}"
 
-    def _live_key(self, node: str) -> str:
-        return f"{self.prefix}live:{node}"
+    @property
+    def _live_key(self) -> str:
+        return f"{self.prefix}live"
 
     async def _publish_live(self) -> None:
-        """This node's live matches for every node's ``GET /api/live`` (kept 3 s: a node
-        that stops publishing drops out of the list)."""
+        """This node's live matches for every node's ``GET /api/live``: the ones a list
+        could show (the newest and the best-rated hundred), in one field of one hash, with
+        the time they were published (a node that stops publishing drops out after 3 s)."""
         assert self.lobby is not None
-        matches = live_summaries(self.lobby.tables.values())
-        await self.redis.set(self._live_key(self.node), json.dumps(matches), px=3000)
+        mine = live_summaries(self.lobby.tables.values())
+        shown = {m["table"]: m for order in ORDERS for m in ordered(mine, order)}
+        await self.redis.hset(self._live_key, self.node,
+                              json.dumps({"at": time.time(), "matches": list(shown.values())}))
 
     async def live_matches(self) -> list[dict[str, Any]]:
         """Every node's live matches, as they last published them (this node's as now)."""
         assert self.lobby is not None
-        mine = live_summaries(self.lobby.tables.values())
-        keys = [k async for k in self.redis.scan_iter(match=f"{self.prefix}live:*",
-                                                      count=100)
-                if k != self._live_key(self.node).encode()]
-        found: list[dict[str, Any]] = list(mine)
-        seen = {m["table"] for m in mine}
-        for raw in await self.redis.mget(keys) if keys else []:
-            if raw is None:
+        found = live_summaries(self.lobby.tables.values())
+        seen = {m["table"] for m in found}
+        gone = []
+        for node, raw in (await self.redis.hgetall(self._live_key)).items():
+            name = node.decode() if isinstance(node, bytes) else str(node)
+            if name == self.node:
                 continue
-            for entry in json.loads(raw):
-                if entry["table"] not in seen:
-                    seen.add(entry["table"])
-                    found.append(entry)
+            entry = json.loads(raw)
+            if time.time() - float(entry["at"]) > LIVE_FRESH_SECONDS:
+                gone.append(name)
+                continue
+            for match in entry["matches"]:
+                if match["table"] not in seen:
+                    seen.add(match["table"])
+                    found.append(match)
+        if gone:
+            await self.redis.hdel(self._live_key, *gone)
         return found
 
     async def _heartbeat(self) -> None:

@@ -97,14 +97,14 @@ class FencedStore(Store):
         return await self.inner.analysis(table_id)
 
     async def claim_analysis(self, table_id: str, iterations: int, seed: int,
-                             stale_before: datetime) -> bool:
-        # Not a table's write: a finished match's analysis (its row is the claim).
+                             stale_before: datetime) -> str | None:
+        # Not a table's write: a finished match's analysis (its row's claim fences it).
         return await self.inner.claim_analysis(table_id, iterations, seed, stale_before)
 
-    async def update_analysis(self, table_id: str, status: str,
+    async def update_analysis(self, table_id: str, claim: str, status: str,
                               analysis: dict[str, Any] | None = None,
-                              message: str | None = None) -> None:
-        await self.inner.update_analysis(table_id, status, analysis, message)
+                              message: str | None = None) -> bool:
+        return await self.inner.update_analysis(table_id, claim, status, analysis, message)
 
     async def live_tables(self) -> list[str]:
         return await self.inner.live_tables()

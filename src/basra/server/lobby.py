@@ -26,6 +26,7 @@ from basra.server.errors import Refusal
 from basra.server.pairing import Seeker, pair
 from basra.server.quick_queue import RedisQueue
 from basra.server.relay import EVERY_NODE
+from basra.server.replays import Replays
 from basra.server.seats import SeatError
 from basra.server.signed_in import SignedIn
 from basra.server.table import Table
@@ -106,6 +107,10 @@ class Lobby:
         """Where the live tables' searching bots think (worker processes)."""
         self.analyses = Analyses(store, self.bots, settings.analysis_iterations)
         """The expert's analyses of finished matches, in the same bot workers."""
+        self.replays = Replays()
+        """Replays being built and kept."""
+        self.live_list: tuple[float, dict[str, bytes]] | None = None
+        """When the live list (``GET /api/live``) was last made, and its answer per order."""
         self.tables: dict[str, Table] = {}
         self.queues: dict[str, list[Ticket]] = {}
         self.tickets: dict[str, Ticket] = {}

@@ -48,6 +48,8 @@ class AnalysisRow:
     table_id: str
     status: str
     """``running`` (a node took it), ``done`` or ``failed``."""
+    claim: str
+    """The token of the node's claim that runs (or ran) it."""
     iterations: int
     seed: int
     requested_at: datetime
@@ -387,18 +389,21 @@ class Store(ABC):
 
     @abstractmethod
     async def claim_analysis(self, table_id: str, iterations: int, seed: int,
-                             stale_before: datetime) -> bool:
-        """Take the analysis of ``table_id`` to run it: True when no row was there (one is
-        made, ``running``), a ``failed`` row is tried again, or a ``running`` row's
-        ``updated_at`` is before ``stale_before`` (its node died: it is taken over); False
-        when it is done or running elsewhere. Two nodes asking at once: one gets True."""
+                             stale_before: datetime) -> str | None:
+        """Take the analysis of ``table_id`` to run it: a new claim's token when no row
+        was there (one is made, ``running``), a ``failed`` row is tried again, or a
+        ``running`` row's ``updated_at`` is before ``stale_before`` (its node died: it is
+        taken over); None when it is done or running elsewhere. Two nodes asking at once:
+        one gets a token."""
 
     @abstractmethod
-    async def update_analysis(self, table_id: str, status: str,
+    async def update_analysis(self, table_id: str, claim: str, status: str,
                               analysis: dict[str, Any] | None = None,
-                              message: str | None = None) -> None:
-        """A running analysis goes on (``running``: only ``updated_at`` moves) or ends
-        (``done`` with the document, ``failed`` with a message)."""
+                              message: str | None = None) -> bool:
+        """A running analysis under ``claim`` goes on (``running``: only ``updated_at``
+        moves) or ends (``done`` with the document, ``failed`` with a message). False (and
+        nothing written) when the row is no longer ``running`` under that claim: another
+        node took it over."""
 
     @abstractmethod
     async def rematch_of(self, table_id: str) -> str | None:

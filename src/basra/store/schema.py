@@ -195,15 +195,16 @@ rounds = Table(
 analyses = Table(
     "analyses", metadata,
     table_id(),
-    *required(status=Text, iterations=Integer, seed=Integer, requested_at=UtcDateTime,
-              updated_at=UtcDateTime),
+    *required(status=Text, claim=Text, iterations=Integer, seed=Integer,
+              requested_at=UtcDateTime, updated_at=UtcDateTime),
     Column("analysis", json_type(), nullable=True),
     Column("message", Text, nullable=True),
     PrimaryKeyConstraint("table_id"),
     CheckConstraint("status IN ('running', 'done', 'failed')", name="status"),
 )
 """The expert's analysis of a finished match (0004): ``running`` once a node took it
-(``updated_at`` moves as it goes: a row left still long enough was a node that died), then
+under its ``claim`` (``updated_at`` moves as it waits and goes: a row left still long enough
+was a node that died; only the claim's holder may write it), then
 ``done`` with the basra-analysis/1 document, or ``failed`` with a one-line message."""
 
 plays = Table(

@@ -25,6 +25,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import re
+import secrets
 import sqlite3
 import time
 from collections.abc import AsyncIterator, Awaitable, Callable, Iterable, Sequence
@@ -648,25 +649,27 @@ class SqlStore(Store):
         return None if row is None else AnalysisRow(**row._mapping)
 
     async def claim_analysis(self, table_id: str, iterations: int, seed: int,
-                             stale_before: datetime) -> bool:
-        moment = now()
+                             stale_before: datetime) -> str | None:
+        claim = secrets.token_hex(8)
         try:
-            return await self._claim_analysis(table_id, iterations, seed, stale_before,
-                                              moment)
+            taken = await self._claim_analysis(table_id, claim, iterations, seed,
+                                               stale_before)
         except StoreError as error:
             if isinstance(error.__cause__, IntegrityError):  # another node made the row
-                return False
+                return None
             raise
+        return claim if taken else None
 
-    async def _claim_analysis(self, table_id: str, iterations: int, seed: int,
-                              stale_before: datetime, moment: datetime) -> bool:
+    async def _claim_analysis(self, table_id: str, claim: str, iterations: int, seed: int,
+                              stale_before: datetime) -> bool:
+        moment = now()
         async with self._write(f"claim the analysis of {table_id}") as connection:
             taken = await connection.execute(
                 update(analyses).where((analyses.c.table_id == table_id) & (
                     (analyses.c.status == "failed") | ((analyses.c.status == "running")
                                                        & (analyses.c.updated_at
                                                           < stale_before))))
-                .values(status="running", iterations=iterations, seed=seed,
+                .values(status="running", claim=claim, iterations=iterations, seed=seed,
                         requested_at=moment, updated_at=moment, analysis=None, message=None))
             if taken.rowcount:
                 return True
@@ -675,19 +678,23 @@ class SqlStore(Store):
             if exists.first() is not None:
                 return False
             await connection.execute(insert(analyses).values(
-                table_id=table_id, status="running", iterations=iterations, seed=seed,
+                table_id=table_id, status="running", claim=claim, iterations=iterations,
+                seed=seed,
                 requested_at=moment, updated_at=moment))
         return True
 
-    async def update_analysis(self, table_id: str, status: str,
+    async def update_analysis(self, table_id: str, claim: str, status: str,
                               analysis: dict[str, Any] | None = None,
-                              message: str | None = None) -> None:
+                              message: str | None = None) -> bool:
         values: dict[str, Any] = {"status": status, "updated_at": now()}
         if status != "running":
             values.update(analysis=analysis, message=message)
         async with self._write(f"store the analysis of {table_id}") as connection:
-            await connection.execute(update(analyses).where(analyses.c.table_id == table_id)
-                                     .values(**values))
+            done = await connection.execute(
+                update(analyses).where((analyses.c.table_id == table_id)
+                                       & (analyses.c.claim == claim)
+                                       & (analyses.c.status == "running")).values(**values))
+        return bool(done.rowcount)
 
     async def rematch_of(self, table_id: str) -> str | None:
         row = await self._first(select(tables.c.id).where(tables.c.rematch_of == table_id))

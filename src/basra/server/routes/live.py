@@ -4,11 +4,12 @@ best-rated first; this node's own, or in cluster mode every node's."""
 from __future__ import annotations
 
 import time
-from typing import Any
 
-from fastapi import APIRouter, Query
+import orjson
+from fastapi import APIRouter, Query, Request
+from fastapi.responses import Response
 
-from basra.server.deps import LobbyDep
+from basra.server.deps import LobbyDep, get_guards
 from basra.server.errors import ApiError
 from basra.server.live import ORDERS, live_summaries, ordered
 
@@ -17,22 +18,25 @@ router = APIRouter()
 FRESH_SECONDS = 1.0
 """How long one list is answered again (a list costs a pass over the live tables)."""
 
-_last: tuple[float, list[dict[str, Any]]] | None = None
-
 
 @router.get("/api/live")
-async def live(lobby: LobbyDep, order: str = Query("newest", max_length=10)) -> dict[str, Any]:
-    global _last  # noqa: PLW0603 (one cache for the process)
+async def live(request: Request, lobby: LobbyDep,
+               order: str = Query("newest", max_length=10)) -> Response:
+    """The live matches (limited per address as profiles are; a page polls it every few
+    seconds, well within)."""
+    get_guards(request).views.check(request.scope)
     if order not in ORDERS:
         raise ApiError("order must be newest or rating", "request/invalid")
     now = time.monotonic()
-    if _last is None or now - _last[0] > FRESH_SECONDS:
+    kept = lobby.live_list
+    if kept is None or now - kept[0] > FRESH_SECONDS:
         if lobby.cluster is not None:
             matches = await lobby.cluster.live_matches()
         else:
             matches = live_summaries(lobby.tables.values())
-        _last = (now, matches)
-    return {"matches": ordered(_last[1], order)}
+        kept = lobby.live_list = (now, {o: orjson.dumps({"matches": ordered(matches, o)})
+                                        for o in ORDERS})
+    return Response(kept[1][order], media_type="application/json")
 
 
 __all__ = ["router"]

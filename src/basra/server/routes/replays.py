@@ -7,7 +7,6 @@ from __future__ import annotations
 
 import asyncio
 import json
-from collections import OrderedDict
 from typing import Any
 
 import orjson
@@ -24,18 +23,14 @@ from basra.server.table import Table
 router = APIRouter()
 
 MAX_RECORD_BYTES = 512 * 1024
-"""The largest record file ``POST /api/replays`` reads (a long Serbian match is ~100 KB)."""
-CACHED = 64
-"""Finished matches' replays kept encoded (a finished match never changes)."""
-
-_cache: OrderedDict[str, bytes] = OrderedDict()
+"""The largest record file ``POST /api/replays`` reads (a long Serbian match is ~350 KB)."""
 
 
 def finished_record(table: Table) -> Any:
     """A finished match's record (``replay/not_finished`` while it is in play)."""
-    if table.status == "abandoned" and not table.driver.rounds:
-        raise ApiError("that match was given up before its first card: there is nothing "
-                       "to replay", "replay/not_found")
+    if table.status == "abandoned":
+        raise ApiError("that match was given up before its end: there is no replay of it",
+                       "replay/not_found")
     if table.status != "finished":
         raise ApiError("that match is still being played: its replay opens when it ends "
                        "(watch it live meanwhile)", "replay/not_finished")
@@ -51,7 +46,9 @@ def encode_json(data: Any) -> bytes:
         return json.dumps(data, separators=(",", ":")).encode()
 
 
-def json_response(body: bytes, status: int = 200) -> Response:
+def json_response(body: bytes | dict[str, Any], status: int = 200) -> Response:
+    if isinstance(body, dict):
+        body = encode_json(body)
     return Response(body, status_code=status, media_type="application/json")
 
 
@@ -59,58 +56,65 @@ def json_response(body: bytes, status: int = 200) -> Response:
 async def table_replay(table_id: str, request: Request, lobby: LobbyDep) -> Response:
     """A finished match step by step (limited per address as profiles are)."""
     get_guards(request).views.check(request.scope)
-    body = _cache.get(table_id)
+    replays = lobby.replays
+    body = replays.cached(table_id)
     if body is not None:
-        _cache.move_to_end(table_id)
         return json_response(body)
-    table = await lobby.any_table(table_id)
-    record = finished_record(table)
-    body = encode_json(await asyncio.to_thread(replay_steps, record, table.row.id))
-    _cache[table_id] = body
-    while len(_cache) > CACHED:
-        _cache.popitem(last=False)
-    return json_response(body)
+
+    async def build() -> bytes:
+        table = await lobby.any_table(table_id)
+        record = finished_record(table)
+        return encode_json(await asyncio.to_thread(replay_steps, record, table.row.id))
+
+    return json_response(await replays.build(table_id, build))
 
 
 @router.post("/api/replays")
-async def file_replay(request: Request) -> Response:
+async def file_replay(request: Request, lobby: LobbyDep) -> Response:
     """A record file's replay: the file as sent (basra-record/1), checked as ``basra
     replay`` checks it; an illegal or malformed record is ``replay/bad_record`` with the
     one-line error naming its round and play."""
     limit(request, "tables")
     raw = await request.body()
-    try:
-        steps = await asyncio.to_thread(lambda: replay_steps(parse_record(raw)))
-    except BasraError as exc:
-        raise ApiError(exc.message, "replay/bad_record") from None
-    except (ValueError, RecursionError):  # not JSON at all (orjson/json's own errors)
-        raise ApiError("record: not a basra-record/1 document (JSON)",
-                       "replay/bad_record") from None
-    return json_response(encode_json(steps))
+
+    async def build() -> bytes:
+        try:
+            steps = await asyncio.to_thread(lambda: replay_steps(parse_record(raw)))
+        except BasraError as exc:
+            raise ApiError(exc.message, "replay/bad_record") from None
+        except (ValueError, RecursionError):  # not JSON at all (orjson/json's own errors)
+            raise ApiError("record: not a basra-record/1 document (JSON)",
+                           "replay/bad_record") from None
+        return encode_json(steps)
+
+    return json_response(await lobby.replays.build(None, build))
 
 
 @router.post("/api/replays/{table_id}/analysis", status_code=202)
-async def ask_analysis(table_id: str, request: Request, lobby: LobbyDep) -> dict[str, Any]:
+async def ask_analysis(table_id: str, request: Request, lobby: LobbyDep) -> Response:
     """Ask the expert to analyse a finished match (once: later asks are answered with how
     it stands)."""
+    get_guards(request).views.check(request.scope)
+    known = await lobby.analyses.status(table_id)
+    if isinstance(known, bytes) or known["status"] in ("queued", "running"):
+        return json_response(known, 202)
+    limit(request, "tables")
     table = await lobby.any_table(table_id)
     record = finished_record(table)
-    known = await lobby.analyses.status(table.row.id)
-    if known["status"] in ("done", "queued", "running"):
-        return known
-    limit(request, "tables")
-    return await lobby.analyses.request(table.row.id, record)
+    return json_response(await lobby.analyses.request(table.row.id, record), 202)
 
 
 @router.get("/api/replays/{table_id}/analysis")
-async def analysis(table_id: str, lobby: LobbyDep, store: StoreDep) -> dict[str, Any]:
+async def analysis(table_id: str, request: Request, lobby: LobbyDep,
+                   store: StoreDep) -> Response:
     """How the analysis of a match stands: ``none``, ``queued``, ``running``, ``done``
-    (with the analysis) or ``failed``."""
+    (with the analysis) or ``failed`` (limited per address as profiles are)."""
+    get_guards(request).views.check(request.scope)
     known = await lobby.analyses.status(table_id)
-    if known["status"] == "none" and (len(table_id) > 64
-                                      or await store.table(table_id) is None):
+    if isinstance(known, dict) and known["status"] == "none" and (
+            len(table_id) > 64 or await store.table(table_id) is None):
         raise ApiError("no such table", "table/not_found")
-    return known
+    return json_response(known)
 
 
 __all__ = ["MAX_RECORD_BYTES", "router"]

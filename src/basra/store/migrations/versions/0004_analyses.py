@@ -24,6 +24,7 @@ def upgrade() -> None:
         "analyses",
         sa.Column("table_id", sa.Text(), nullable=False),
         sa.Column("status", sa.Text(), nullable=False),
+        sa.Column("claim", sa.Text(), nullable=False),
         sa.Column("iterations", sa.Integer(), nullable=False),
         sa.Column("seed", sa.Integer(), nullable=False),
         sa.Column("requested_at", sa.DateTime(timezone=True), nullable=False),
