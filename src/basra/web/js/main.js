@@ -16,7 +16,7 @@ import * as lobby from "./lobby.js";
 
 const lobbyPage = () => Promise.resolve(lobby);
 /** The table's looks, loaded with it (resolved here, so a versioned static prefix carries). */
-const TABLE_STYLES = ["../css/table.css", "../css/overlay.css"].map((path) => new URL(path, import.meta.url));
+const TABLE_STYLES = ["../css/table.css", "../css/overlay.css", "../css/phrases.css"].map((path) => new URL(path, import.meta.url));
 
 async function tablePage() {
   const [page] = await Promise.all([import("./table.js"), ...TABLE_STYLES.map(loadStyle)]);

@@ -6,8 +6,11 @@
 
 import { sideOf } from "./variants.js";
 import { awayReported, receiveHint } from "./table/asides.js";
+import { initialSayings, receiveSaid, sayRefused } from "./table/sayings.js";
+import { floorOrder } from "./table/laid.js";
 
 export { awayDismissed, awayReported, hintAsked, nextRoundInfo } from "./table/asides.js";
+export { floorOrder };
 
 /** The state of a table page before the server has said anything. `knownSeat` is the seat
  * this browser had at this table (kept in its evidence), for a table replayed after it left
@@ -68,6 +71,8 @@ export function initialState({ id = "", knownSeat = null } = {}) {
     /** The hint the server gave ({version, card, take}) and the version one was asked on. */
     hint: null,
     hintAsked: null,
+    /** Quick phrases and reactions (table/sayings.js). */
+    sayings: initialSayings(),
   };
 }
 
@@ -142,7 +147,7 @@ export function readied(state, parts = []) {
 // ---------------------------------------------------------------- server messages
 
 /** The state after a server message (basra-ws/2: welcome, state, played, error, pong,
- * requeued, closed). `now` is the caller's clock (ms), for the turn clock and the wait for
+ * requeued, closed, said). `now` is the caller's clock (ms), for the turn clock and the wait for
  * parts. A `played` message that does not follow the game (a version gap) sets `syncing`:
  * the page then asks for a full state (`sync`, again while none comes), and takes no
  * `played` message until one does. */
@@ -155,7 +160,9 @@ export function receive(state, message, now = 0) {
     case "played":
       return receivePlayed(state, message, now);
     case "error":
-      return receiveError(state, message);
+      return receiveError(state, message, now);
+    case "said":
+      return receiveSaid(state, message, now);
     case "closed":
       return with_(state, { closed: { reason: message.reason || "finished" }, connection: "ended" });
     case "away":
@@ -171,8 +178,9 @@ export function receive(state, message, now = 0) {
   }
 }
 
-function receiveError(state, message) {
+function receiveError(state, message, now) {
   const code = message.code || "";
+  if (code.startsWith("say/")) return sayRefused(state, code, now);
   if (code.startsWith("play/") || code === "protocol/rate_limited") {
     // The play was refused or dropped: the hand is free to play again. A dropped message
     // may have been this round's part, so the page sends another.
@@ -236,14 +244,17 @@ const PLAYED_PLAY = ["seat", "card", "take", "basra"];
 
 /** The game once a `played` message is applied to it: a new game, the very one a full state
  * of that version would be; null when the message does not follow `game` (not its next
- * version, another round, a field missing). */
+ * version, another round, a field missing). The number watching (`spectators`) comes with
+ * every `played` message and goes to the table. */
 export function applyPlayed(game, m) {
   if (!game || m.version !== game.version + 1 || m.round !== game.view.round) return null;
   if (![...PLAYED_VIEW, ...PLAYED_PLAY, "clock"].every((k) => m[k] !== undefined)) return null;
   const view = { ...game.view };
   for (const k of PLAYED_VIEW) view[k] = m[k];
   view.plays = [...game.view.plays, Object.fromEntries(PLAYED_PLAY.map((k) => [k, m[k]]))];
-  return { ...game, version: m.version, view, table: { ...game.table, clock: m.clock } };
+  const table = { ...game.table, clock: m.clock };
+  if (typeof m.spectators === "number") table.spectators = m.spectators;
+  return { ...game, version: m.version, view, table };
 }
 
 function receivePlayed(state, message, now) {
@@ -263,26 +274,6 @@ function narrowChoice(state, choice) {
   const focused = choice.options[choice.focus];
   const at = focused ? options.findIndex((o) => sameList(o.take, focused.take)) : -1;
   return { card: choice.card, options, focus: at >= 0 ? at : 0 };
-}
-
-/** The floor in the order its cards were laid: the server sends it in canonical order; kept
- * cards stay where they were, newly laid ones are appended. */
-export function floorOrder(prev, game, order = []) {
-  const v = game.view;
-  const floor = v.floor;
-  if (!prev || prev.view.round !== v.round) {
-    const start = v.plays.length ? floor.slice()
-      : (v.opening_floor.length ? v.opening_floor.filter((c) => floor.includes(c)) : floor.slice());
-    for (const c of floor) if (!start.includes(c)) start.push(c);
-    return start;
-  }
-  const kept = order.filter((c) => floor.includes(c));
-  const added = [];
-  for (const play of v.plays.slice(prev.view.plays.length)) {
-    if (!play.take.length && floor.includes(play.card)) added.push(play.card);
-  }
-  for (const c of floor) if (!kept.includes(c) && !added.includes(c)) added.push(c);
-  return kept.concat(added);
 }
 
 /** The seat this browser had at this table (from its evidence, once the player is known). */

@@ -6,9 +6,10 @@
 // renderer builds it afresh and dom.morph writes only what changed), animates what changed
 // (motion.js), announces the plays and checks revealed rounds (table/verify.js). Clicks,
 // keys and hovers reach one delegated handler through data-action attributes; only entries
-// of view.legal are ever sent, with the state's version (docs/BROWSER.md).
+// of view.legal are ever sent, with the state's version (docs/BROWSER.md). Phrases: table/
+// phrases.js. Basra TV mounts it with `tv: true` (a spectator, no rematch followed, `onEnd`).
 
-import { h, morph, reducedMotion } from "./dom.js";
+import { morph, reducedMotion } from "./dom.js";
 import { t } from "./i18n.js";
 import { me, session, sessionEnded } from "./api.js";
 import { cardName } from "./cards.js";
@@ -38,7 +39,7 @@ import { cue, markTurn } from "./table/alerts.js";
 import { muted, setMuted } from "./table/sound.js";
 import { guardLeaving } from "./table/leave.js";
 import { openRules } from "./table/rulesheet.js";
-import { confirmDialog } from "./table/dialog.js";
+import { heard, keptSayings, renderSay } from "./table/phrases.js";
 
 /** Each region of the layout (its key in buildLayout's elements) and its renderer, in the
  * order the redraw builds them; every renderer is (state, ctx) => the region's new content
@@ -46,7 +47,7 @@ import { confirmDialog } from "./table/dialog.js";
 const REGIONS = [
   ["banner", renderBanner], ["head", renderHead], ["scorebar", renderScorebar],
   ["opponents", renderOpponents], ["stock", renderStock], ["floor", renderFloor],
-  ["center", renderCenter], ["hand", renderHand], ["meBar", renderMe], ["choice", renderChoice],
+  ["center", renderCenter], ["hand", renderHand], ["meBar", renderMe], ["say", renderSay], ["choice", renderChoice],
   ["scores", renderScores], ["fairCurrent", renderFairCurrent],
   ["fairResults", renderFairResults], ["log", renderLog], ["overlay", renderOverlay],
   ["away", renderAway],
@@ -59,16 +60,18 @@ const OVERLAY_WAIT = 1300;
 const SYNC_AGAIN = 3000;
 
 export function mount(container, params) {
-  const page = new TablePage(container, params.id);
+  const page = new TablePage(container, params.id, { tv: !!params.tv, onEnd: params.onEnd || null });
   page.start();
   return { unmount: () => page.destroy(), relabel: () => page.relabel() };
 }
 
 class TablePage {
-  constructor(container, id) {
+  constructor(container, id, { tv = false, onEnd = null } = {}) {
     this.container = container;
+    Object.assign(this, { tv, onEnd, endTold: false });  // TV: only ever a spectator
     this.ev = new Evidence(id);
-    this.st = S.initialState({ id, knownSeat: this.ev.seatOf(session.playerId) });
+    this.st = keptSayings(S.initialState({ id, knownSeat: tv ? null : this.ev.seatOf(session.playerId) }));
+    this.sayTimers = new Set();  // redraws due when a bubble, or the gap between two, is over
     this.socket = null;
     this.el = null;
     this.timers = {};
@@ -94,15 +97,15 @@ class TablePage {
     this.redraw();
     this.unbind = bindEvents(this);
     this.stopClock = startClock(this, (now) => this.frame(now));
-    if (session.token) me().catch(() => null).finally(() => this.connect());
+    if (session.token && !this.tv) me().catch(() => null).finally(() => this.connect());
     else this.connect();
   }
 
   /** Open the table's socket with the session held now. */
   connect() {
     if (this.destroyed) return;
-    this.st = S.rememberSeat(this.st, this.ev.seatOf(session.playerId));
-    this.socket = new TableSocket(this.st.id, session.token, {
+    if (!this.tv) this.st = S.rememberSeat(this.st, this.ev.seatOf(session.playerId));
+    this.socket = new TableSocket(this.st.id, this.tv ? "" : session.token, {
       onMessage: (m) => this.message(m),
       onStatus: (status, info) => this.status(status, info),
     });
@@ -114,6 +117,7 @@ class TablePage {
     this.destroyed = true;
     if (this.stopClock) this.stopClock();
     for (const timer of Object.values(this.timers)) clearTimeout(timer);
+    for (const timer of this.sayTimers) clearTimeout(timer);
     if (this.unbind) this.unbind();
     if (this.leave) this.leave.stop();
     document.removeEventListener("visibilitychange", this.onVisibility);
@@ -189,8 +193,15 @@ class TablePage {
 
   // ---------------------------------------------------------------- the server
 
+  /** The match is over for good (finished, abandoned, closed, gone): TV is told once. */
+  ended(status) {
+    if (!this.endTold && this.onEnd) this.onEnd({ status });
+    this.endTold = true;
+  }
+
   status(status, info) {
     if (this.destroyed) return;
+    if (status === "gone") this.ended("gone");
     if (status === "signed-out") {
       // The session this socket used ended: signed in anew since (another tab), back with
       // that one; else it is forgotten (the user told) and the banner says so.
@@ -224,6 +235,8 @@ class TablePage {
       if (this.st.game !== before.game) this.received(before, rects);
     } else if (m.type === "error") {
       this.error(m, before);
+    } else if (m.type === "said") {
+      if (this.st !== before) heard(this, before, performance.now());
     } else if (m.type === "away" || m.type === "hint") {
       if (this.st === before) return;
       this.redraw();
@@ -236,6 +249,7 @@ class TablePage {
       if (this.st.closed.reason === "replaced") toast(t("table.replaced"), "info", 8000);
       if (this.socket) this.socket.end();
       this.redraw();
+      this.ended(this.st.closed.reason);
     } else if (m.type === "requeued") {
       // A quick-match opponent never came: back to the lobby, waiting on the new ticket.
       resumeQuickMatch(this.st.requeued);
@@ -246,7 +260,7 @@ class TablePage {
 
   received(before, rects) {
     const st = this.st;
-    if (st.follow && st.follow !== before.follow) {
+    if (st.follow && st.follow !== before.follow && !this.tv) {
       navigate(`/table/${encodeURIComponent(st.follow)}`);
       return;
     }
@@ -266,6 +280,7 @@ class TablePage {
     // The breakdown is shown once the last play has flown to its pile.
     if (st.overlayDue && st.overlayDue !== before.overlayDue) this.dueOverlay(prev && !reducedMotion() ? OVERLAY_WAIT : 0);
     verifyRevealed(this);
+    if (["finished", "abandoned"].includes(S.table(st).status)) this.ended(S.table(st).status);
   }
 
   /** Ask for a full state now, and again every SYNC_AGAIN ms until one comes (a reconnect
@@ -283,6 +298,7 @@ class TablePage {
     // A part is never used twice: choose another fresh one for the pending round.
     if (code === "seed/reused") { seedRound(this, { force: true }); return; }
     if (this.st !== before) this.redraw();
+    if (code.startsWith("say/")) { heard(this, before, performance.now()); toast(errorText(m), "error", 2500); return; }
     if (code === "protocol/rate_limited") {
       // A message was dropped: if it was this round's part, the next look sends another.
       seedRound(this);
@@ -342,18 +358,6 @@ class TablePage {
   toggleMute() { setMuted(!muted()); this.redraw(); }
 
   rules() { if (this.st.game) openRules(S.table(this.st).variant); }
-
-  async resign() {
-    // At a rated table, what resigning costs is said too.
-    const rated = this.st.game && S.table(this.st).rated ? h("p", { class: "resign-rated" }, t("resign.rated")) : null;
-    const ok = await confirmDialog({ title: t("resign.title"), text: [t("resign.text"), rated], yes: t("resign.yes"), no: t("resign.no"), danger: true });
-    if (ok && S.inMatch(this.st)) this.send({ type: "resign" });
-  }
-
-  hint() {
-    if (!S.canPlay(this.st) || this.st.hintAsked !== null || this.st.hint) return;
-    if (this.send({ type: "hint" })) this.update(S.hintAsked(this.st));
-  }
 
   // ---------------------------------------------------------------- playing
 

@@ -10,6 +10,8 @@ import * as S from "../state.js";
 import { onKeydown } from "./keyboard.js";
 import { useText } from "./seeding.js";
 import { shareInvite } from "./center.js";
+import { hidePhrases, muteSeat, outside, say, toggleSay } from "./phrases.js";
+import { askHint, resign } from "./tools.js";
 
 function actionOf(event) {
   return event.target.closest ? event.target.closest("[data-action]") : null;
@@ -35,6 +37,7 @@ async function copyInvite(page) {
 
 function click(page, event) {
   const target = actionOf(event);
+  outside(page, event.target);
   if (!target || !page.container.contains(target)) return;
   const d = target.dataset;
   switch (d.action) {
@@ -47,13 +50,19 @@ function click(page, event) {
     case "rematch": page.send({ type: "rematch" }); break;
     case "mute": page.toggleMute(); break;
     case "rules": page.rules(); break;
-    case "resign": page.resign(); break;
-    case "hint": page.hint(); break;
+    case "resign": resign(page); break;
+    case "hint": askHint(page); break;
     case "dismiss-away": page.dismissAway(); break;
     case "add-bot": addBot(page, target); break;
     case "copy-invite": copyInvite(page); break;
     case "share-invite": shareInvite(page.st); break;
     case "reconnect": if (page.socket) page.socket.reconnectNow(); break;
+    case "say-toggle": toggleSay(page); break;
+    case "say-close": toggleSay(page, false); break;
+    case "say": say(page, "phrase", d.phrase); break;
+    case "react": say(page, "reaction", d.reaction); break;
+    case "mute-seat": muteSeat(page, Number(d.seat)); break;
+    case "hide-phrases": hidePhrases(page); break;
     case "to-fairness":
       event.preventDefault();
       page.el.fair.scrollIntoView({ behavior: reducedMotion() ? "auto" : "smooth" });

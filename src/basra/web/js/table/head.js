@@ -1,4 +1,5 @@
-// The table's top: the head (variant, Rated, round, target, sets, carry; the sound's mute, the
+// The table's top: the head (variant, Rated, round, target, sets, carry, the number watching;
+// the sound's mute, the
 // rules over the table, fairness, the hint, resign, the lobby) and the score bar
 // (each side's total, pile and basras).
 
@@ -8,7 +9,7 @@ import { sideCount, sideOf, variantOf } from "../variants.js";
 import { inMatch, mySide, table, view } from "../state.js";
 import { muted } from "./sound.js";
 import { hintButton } from "./tools.js";
-import { pileIcon, sideName } from "./names.js";
+import { eyeIcon, pileIcon, sideName } from "./names.js";
 
 export function renderHead(st) {
   const root = (...children) => h("div", { class: "table-head" }, ...children);
@@ -23,6 +24,7 @@ export function renderHead(st) {
   bits.push(h("span", { class: "chip" }, sets > 1 ? t("table.target_set", { n: num(v.target) }) : t("table.target", { n: num(v.target) })));
   if (sets > 1) bits.push(h("span", { class: "chip" }, t("table.sets", { sets: v.sets.map(num).join("–"), n: num(sets) })));
   if (v.carry > 0) bits.push(h("span", { class: "chip chip-carry", title: t("table.carry_hint") }, t("table.carry", { n: num(v.carry) })));
+  bits.push(watchers(tb));
   const off = muted();
   return root(
     h("div", { class: "head-info" }, bits),
@@ -33,6 +35,16 @@ export function renderHead(st) {
       hintButton(st),
       inMatch(st) ? h("button", { class: "btn ghost small resign", type: "button", dataset: { action: "resign", focusKey: "resign" } }, t("resign.button")) : null,
       h("a", { class: "btn ghost small wide-only", href: "/", dataset: { action: "nav" } }, t("nav.lobby"))));
+}
+
+/** "3 watching" with an eye, while anyone watches (a spectator counts themselves). */
+export function watchers(tb) {
+  const n = tb.spectators || 0;
+  if (n <= 0) return null;
+  return h("span", { class: "chip watchers-chip", dataset: { spectators: String(n) }, title: t("table.spectators_label", { count: n, n: num(n) }), "aria-label": t("table.spectators_label", { count: n, n: num(n) }) },
+    eyeIcon(), h("span", { class: "watchers-long", "aria-hidden": "true" }, t("table.spectators", { count: n, n: num(n) })),
+    // A phone has room for the number only (the label says it whole).
+    h("span", { class: "watchers-short", "aria-hidden": "true" }, num(n)));
 }
 
 /** A speaker, struck through when the sound is off. */

@@ -1,11 +1,12 @@
 // Keyboard play: the arrow keys (mirrored right to left), Home and End move along the hand
 // and the choice options; a number key plays that card of the hand, or picks that option
-// during a choice; Escape cancels a choice or closes a round's summary (which says
-// Continue). Enter and Space are the buttons' own; keys go to a dialog while one is open. One listener on the document: `ctrl` is the table page.
+// during a choice; Escape closes the phrase panel, cancels a choice or closes a round's
+// summary (which says Continue). Enter and Space are the buttons' own; keys go to a dialog while one is open. One listener on the document: `ctrl` is the table page.
 
 import { isRTL } from "../i18n.js";
 import { view } from "../state.js";
 import { dialogOpen } from "./dialog.js";
+import { toggleSay } from "./phrases.js";
 
 function arrows() {
   return isRTL() ? { forward: "ArrowLeft", back: "ArrowRight" } : { forward: "ArrowRight", back: "ArrowLeft" };
@@ -55,9 +56,12 @@ export function onKeydown(ctrl, event) {
   if (event.defaultPrevented || event.ctrlKey || event.metaKey || event.altKey) return;
   if (target && (target.tagName === "INPUT" || target.tagName === "TEXTAREA" || target.tagName === "SELECT" || target.isContentEditable)) return;
   if (event.key === "Escape") {
+    if (st.sayings.panel) { event.preventDefault(); toggleSay(ctrl, false); return; }
     if (st.choice) { event.preventDefault(); ctrl.cancelChoice(); return; }
     if (st.overlay && st.overlay.kind === "round") { event.preventDefault(); ctrl.closeOverlay(); return; }
   }
+  // Keys inside the phrase panel are its own (a number plays no card from there).
+  if (target && target.closest && target.closest(".say-panel")) return;
   if (/^[1-9]$/.test(event.key)) {
     const n = Number(event.key);
     if (st.choice) {

@@ -1,5 +1,6 @@
 // The table page's skeleton: one element per region (each redrawn by its renderer), the
-// side panels, the overlay host, the away panel, the motion layer, and the fairness
+// side panels, the overlay host, the away panel, the phrase panel over this seat's bar, the
+// motion layer, and the fairness
 // panel's own-text form (built once: what the player types is not redrawn under them).
 
 import { clear, h } from "../dom.js";
@@ -40,6 +41,7 @@ export function buildLayout(container, { ownText = "" } = {}) {
   el.center = div("center-msg");
   el.choice = div("choice-bar");
   el.meBar = div("me-bar");
+  el.say = div("say-host");
   el.hand = div("hand");
   el.scores = h("section", { class: "panel scores-panel" });
   el.log = h("section", { class: "panel log-panel" });
@@ -51,7 +53,7 @@ export function buildLayout(container, { ownText = "" } = {}) {
     el.opponents,
     h("div", { class: "middle" }, el.stock, h("div", { class: "floor-wrap" }, el.floor), el.center),
     el.choice,
-    h("div", { class: "me" }, el.meBar, el.hand));
+    h("div", { class: "me" }, el.say, el.meBar, el.hand));
   el.root = h("section", { class: "table-page", "aria-label": t("table.title") },
     el.banner,
     h("div", { class: "table-main" }, el.head, el.scorebar, el.felt),

@@ -1,5 +1,6 @@
 // The side panels' score sheet (each round's points and running totals, the record link)
-// and the log of the round's last plays; and the words a screen reader hears for a play.
+// and the log of the round's last plays (and the last phrases said); and the words a screen
+// reader hears for a play.
 
 import { h } from "../dom.js";
 import { t, num } from "../i18n.js";
@@ -8,6 +9,7 @@ import { cardName, cardTag, cardTags, signedTag } from "../cards.js";
 import { sideCount } from "../variants.js";
 import { mySide, table, view } from "../state.js";
 import { seatName, sideName } from "./names.js";
+import { renderSaidLog } from "./phrases.js";
 
 const panel = (cls, title, children) => h("section", { class: ["panel", cls], "aria-labelledby": title }, children);
 
@@ -43,6 +45,7 @@ export function renderLog(st) {
   return panel("log-panel", "log-title", [
     h("h2", { id: "log-title" }, t("log.title")),
     items.length ? h("ol", { class: "play-log", reversed: true }, items) : h("p", { class: "muted" }, t("log.none")),
+    renderSaidLog(st),
   ]);
 }
 

@@ -1,6 +1,7 @@
 // The players around the table: the other seats' plates (name and rating, badges, cards in
-// hand, pile, the clock ring) and this seat's bar over the hand (status line, pile, the turn
-// clock).
+// hand, pile, the clock ring, a phrase's bubble) and this seat's bar over the hand (status
+// line, pile, the turn clock, the Say button and its bubble; a spectator's marker and Hide
+// phrases).
 
 import { h, s } from "../dom.js";
 import { t, num } from "../i18n.js";
@@ -9,6 +10,7 @@ import { sideOf } from "../variants.js";
 import { mySide, myTurn, table, view } from "../state.js";
 import { botIcon, eyeIcon, pileIcon, seatName } from "./names.js";
 import { clockInfo } from "./clock.js";
+import { sayBubble, sayButton } from "./phrases.js";
 
 /** A player's rating beside the name ("1532", "1500?"), when the table has one for them. */
 export function ratingTag(player) {
@@ -52,6 +54,7 @@ function plate(st, seat, player, now) {
     "aria-label": t("seat.label", { name, cards: count, count, pile: pileCount }),
   },
   avatar(st, seat, player, now),
+  sayBubble(st, seat, now),
   h("div", { class: "plate-info" },
     h("div", { class: "plate-name" }, name, ratingTag(player)),
     h("div", { class: "plate-badges" }, badges)),
@@ -96,7 +99,8 @@ export function renderMe(st, { now = 0 } = {}) {
   if (!st.game) return root();
   if (st.seat === null) {
     return root(h("span", { class: "watching-mark" }, eyeIcon(), t("table.watching")),
-      h("span", { class: "me-status" }, t("table.spectating")));
+      h("span", { class: "me-status" }, t("table.spectating")),
+      sayButton(st));
   }
   const v = view(st);
   const tb = table(st);
@@ -105,10 +109,12 @@ export function renderMe(st, { now = 0 } = {}) {
   return root(
     h("div", { class: ["me-who", myTurn(st) && "turn"] },
       avatar(st, st.seat, player, now),
+      sayBubble(st, st.seat, now),
       h("span", { class: "me-name" }, playerName(player, tb.players), ratingTag(player)),
       v.dealer === st.seat ? h("span", { class: "badge dealer", title: t("seat.dealer") }, t("seat.dealer_short")) : null),
     h("div", { class: "me-status", role: "status" }, statusLine(st)),
     h("div", { class: "me-pile", dataset: { pileSeat: String(st.seat) }, title: t("score.pile"), "aria-label": t("score.pile_count", { count: pile, n: pile }) }, pileIcon(), num(pile)),
+    sayButton(st),
     turnClock(st, now));
 }
 

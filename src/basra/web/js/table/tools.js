@@ -1,12 +1,28 @@
-// The hint of a bot game: a Hint button in the head, live on the player's turn, asks the
+// The head's tools that ask the server: Resign (confirmed first), and the hint of a bot game:
+// a Hint button in the head, live on the player's turn, asks the
 // server (`hint`) for the medium bot's suggestion; its card in the hand and its take on the
 // floor are marked (data-hint) until the player plays, and the announcer says it. The
-// button acts through data-action ("hint").
+// buttons act through data-action ("resign", "hint"); `page` is the table page.
 
 import { h } from "../dom.js";
 import { t } from "../i18n.js";
 import { cardName } from "../cards.js";
-import { canPlay, table } from "../state.js";
+import { canPlay, hintAsked, inMatch, table } from "../state.js";
+import { confirmDialog } from "./dialog.js";
+
+export async function resign(page) {
+  // At a rated table, what resigning costs is said too.
+  const rated = page.st.game && table(page.st).rated ? h("p", { class: "resign-rated" }, t("resign.rated")) : null;
+  const ok = await confirmDialog({ title: t("resign.title"), text: [t("resign.text"), rated], yes: t("resign.yes"), no: t("resign.no"), danger: true });
+  if (ok && inMatch(page.st)) page.send({ type: "resign" });
+}
+
+/** Ask for a hint, once a turn. */
+export function askHint(page) {
+  const st = page.st;
+  if (!canPlay(st) || st.hintAsked !== null || st.hint) return;
+  if (page.send({ type: "hint" })) page.update(hintAsked(st));
+}
 
 /** The head's Hint button (bot games only; there on every turn, so nothing moves). */
 export function hintButton(st) {
