@@ -1,5 +1,5 @@
-// Your finished matches, newest first, each with its record to download; a rated one with
-// the "Rated" tag and your rating change.
+// Your finished matches, newest first, each with its replay and its record to download; a
+// rated one with the "Rated" tag and your rating change.
 
 import { h, replace } from "./dom.js";
 import { t, num, dateTime } from "./i18n.js";
@@ -54,5 +54,8 @@ export function historyItem(m) {
         h("bdi", { class: "history-score", dir: "ltr" }, m.totals.map((n) => num(n)).join(" – ")),
         change ? [" ", change] : null, " · ",
         h("time", { datetime: m.finished_at }, dateTime(m.finished_at)))),
-    h("a", { class: "btn small", href: m.record || recordUrl(m.table), download: `basra-${m.table}.json`, "aria-label": t("history.download_label", { variant: t(`variant.${m.variant}.name`), date: dateTime(m.finished_at) }) }, t("history.download")));
+    // Stacked, so the row keeps its room for the names on a phone (lobby.css has no rule for it).
+    h("div", { class: "history-actions" },
+      link(`/replay/${encodeURIComponent(m.table)}`, { class: "btn small history-replay", "aria-label": t("history.replay_label", { variant: t(`variant.${m.variant}.name`), date: dateTime(m.finished_at) }) }, t("history.replay")),
+      h("a", { class: "btn small", href: m.record || recordUrl(m.table), download: `basra-${m.table}.json`, "aria-label": t("history.download_label", { variant: t(`variant.${m.variant}.name`), date: dateTime(m.finished_at) }) }, t("history.download"))));
 }

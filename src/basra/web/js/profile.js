@@ -1,7 +1,8 @@
 // /players/NAME: an account's profile from GET /api/players/NAME — its ratings (one per
 // variant, "1500?" while provisional) with their history drawn as an SVG chart, its
 // games, wins, draws and losses, basras and points per round, and its recent matches
-// (each with its record to download, rivals that are accounts linked to their profiles).
+// (each with its replay and its record to download, rivals that are accounts linked to
+// their profiles).
 
 import { h, replace, s } from "./dom.js";
 import { currentLanguage, isRTL, num, t } from "./i18n.js";
@@ -183,10 +184,14 @@ export function recentItem(m) {
         h("bdi", { class: "history-score", dir: "ltr" }, m.totals.map((n) => num(n)).join(" – ")),
         change ? [" ", change] : null, " · ",
         h("time", { datetime: m.finished_at }, dateOnly(m.finished_at)))),
-    h("a", {
-      class: "btn small", href: m.record, download: `basra-${m.table}.json`,
-      "aria-label": t("history.download_label", { variant, date: dateOnly(m.finished_at) }),
-    }, t("history.download")));
+    h("div", { class: "history-actions" },
+      link(`/replay/${encodeURIComponent(m.table)}`, {
+        class: "btn small history-replay", "aria-label": t("history.replay_label", { variant, date: dateOnly(m.finished_at) }),
+      }, t("history.replay")),
+      h("a", {
+        class: "btn small", href: m.record, download: `basra-${m.table}.json`,
+        "aria-label": t("history.download_label", { variant, date: dateOnly(m.finished_at) }),
+      }, t("history.download"))));
 }
 
 // ---------------------------------------------------------------- the rating chart

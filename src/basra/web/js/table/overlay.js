@@ -2,7 +2,7 @@
 // next round waits, Continue, the countdown and who is still looking) and the match end
 // (winner, totals, each player's rating change in a rated match, or that it was not rated
 // when it ended before both had played, the last round, rematch,
-// the record; who resigned). Buttons act through data-action ("ready", "close-overlay", "rematch",
+// the record and its replay; who resigned). Buttons act through data-action ("ready", "close-overlay", "rematch",
 // "fair-details", "nav").
 
 import { h } from "../dom.js";
@@ -74,9 +74,12 @@ function matchEnd(st, o, breakdown) {
     actions.push(h("button", { class: "btn primary", type: "button", disabled: !!asked, dataset: { autofocus: "", focusKey: "rematch", action: "rematch" } }, asked ? t("end.rematch_waiting") : t("end.rematch")));
   }
   actions.push(h("a", { class: "btn", href: recordUrl(tb.id), download: `basra-${tb.id}.json`, dataset: { focusKey: "record", autofocus: actions.length ? undefined : "" } }, t("end.record")));
+  if (tb.status === "finished") {
+    actions.push(h("a", { class: "btn watch-replay", href: `/replay/${encodeURIComponent(tb.id)}`, dataset: { action: "nav", focusKey: "replay" } }, t("replay.watch")));
+  }
   actions.push(h("a", { class: "btn ghost", href: "/", dataset: { action: "nav" } }, t("nav.lobby")));
   body.push(h("div", { class: "overlay-actions" }, actions));
-  if (others.length && !st.closed) {
+  if (others.length && !st.closed && st.seat !== null) {  // a spectator has no rematch to wait for
     body.push(h("ul", { class: "rematch-list" }, others.map((p) => h("li", null, playerName(p, tb.players), " — ", p.rematch ? t("end.wants_rematch") : t("end.no_answer")))));
   }
   if (st.closed) body.push(h("p", { class: "hint closed-note", dataset: { notice: "closed" } }, t("end.closed")));
