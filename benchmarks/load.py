@@ -36,6 +36,21 @@ generator's CPU (its K processes, ``--clients K``; the busiest one near 1.0 mean
 generator is the bottleneck) and the whole machine's (``/proc/stat``: other work on the
 machine shows there).
 
+Spectators (issue 14): ``--spectators K`` opens, with each match, K spectators that read
+every message (websockets with no token, as a browser watching), and ``--slow-spectators
+K`` K more that do the handshake and never read a byte (benchmarks/load_spectators.py).
+Per step it then also reports the spectator sockets opened, the messages they received in
+the window, the time from a guest sending a play to a spectator's first message that shows
+it (p50, p95, p99 and max, as the guest's own), the spectator sockets the server closed
+while their match went on (should be none), and of the slow ones: how many the server had
+closed by the time their match ended (each is read out then: a close frame, or the stream's
+end or reset), how, what they had been sent, and how long after the match opened the
+server's own count of the table's spectators (``spectators``, as its guest receives it) fell.
+The server's CPU a play, compared with a run without spectators, is what they cost; the
+guests' p99 whether they slowed the tables. On a machine whose other work comes and goes,
+``--watch-every N`` gives the spectators to every N-th guest's matches only and reports the
+guests' delay at watched and unwatched tables apart: one window, one machine.
+
 Targets: by default it starts ``basra serve`` itself (SQLite in a temporary directory, or
 ``--db``), or ``--nodes K`` of them on one database (``--redis URL`` puts them in cluster
 mode, with this step's own key prefix; ``--server-args`` passes any other flag, e.g.
@@ -77,6 +92,9 @@ a third of a core itself: take the figures of a step from a run without it.
         --profile benchmarks/profiles/paced-300-medium-sqlite.txt
     .venv/bin/python benchmarks/load.py --paced --matches 300 --seconds 30 \\
         --perf benchmarks/profiles/paced-300-medium-sqlite-perf.txt
+    # spectators: 3 reading ones a match, or 1 that never reads
+    .venv/bin/python benchmarks/load.py --paced --matches 300 --seconds 45 --spectators 3
+    .venv/bin/python benchmarks/load.py --paced --matches 300 --seconds 45 --slow-spectators 1
     # the fast (unpaced) stress test, as before
     .venv/bin/python benchmarks/load.py --steps 10,20,40,80 --seconds 20
 """
@@ -105,6 +123,7 @@ from typing import Any
 
 import httpx
 import orjson
+from load_spectators import Spectators, SpectatorStats
 from serving import basra_serve, bench_main
 from websockets.asyncio.client import connect
 from websockets.exceptions import ConnectionClosed, InvalidHandshake
@@ -186,6 +205,12 @@ def seen(message: dict[str, Any], me: int | None) -> Seen | None:
     return None
 
 
+def _version(message: dict[str, Any]) -> int | None:
+    """The version a ``state`` or delta message shows (what a spectator measures by)."""
+    s = seen(message, None)
+    return s.version if s is not None else None
+
+
 # ---------------------------------------------------------------------------- a guest
 
 HTTP_AT_ONCE = 32
@@ -208,6 +233,12 @@ class ClientConfig:
     seed: int
     deflate: bool = True
     timeout: float = TIMEOUT_S
+    spectators: int = 0
+    """Reading spectators per match (opened with it)."""
+    slow_spectators: int = 0
+    """Spectators per match that never read."""
+    watch_every: int = 1
+    """Only the matches of every this-many-th guest have spectators."""
     backstop: float = 600.0
     """Seconds from the start after which this process stops whatever happens."""
 
@@ -234,6 +265,10 @@ class ClientStats:
     open_at_start: int = 0
     """Guests whose first match had begun when the measured window began (counted as they
     open until then)."""
+    unwatched_play_ms: list[float] = field(default_factory=list)
+    """Of ``play_ms``, the plays at tables without spectators (with ``watch_every`` > 1)."""
+    watch: SpectatorStats = field(default_factory=SpectatorStats)
+    """What the matches' spectators measured (load_spectators.py)."""
 
 
 class Window:
@@ -270,6 +305,8 @@ class Guest:
         self.start_at = t0 + cfg.ramp * index / max(1, cfg.total)
         self.opened = False
         """Whether its first match has begun (or it gave up trying)."""
+        self.watched = index % max(1, cfg.watch_every) == 0
+        """Whether its matches have spectators."""
 
     def measured(self, at: float) -> bool:
         return self.win.start <= at < self.win.stop
@@ -318,20 +355,30 @@ class Guest:
             if time.monotonic() >= self.win.start:
                 self.stats.matches_opened += 1
             ws_url = self.base.replace("http://", "ws://", 1)
+            watchers = Spectators(self.base, table_id,
+                                  self.cfg.spectators if self.watched else 0,
+                                  self.cfg.slow_spectators if self.watched else 0,
+                                  self.stats.watch, self.measured,
+                                  _version, deflate=self.cfg.deflate,
+                                  timeout=self.cfg.timeout)
+            watchers.start()  # as the match opens, alongside the guest
             try:
                 async with connect(f"{ws_url}/ws/tables/{table_id}?token={token}",
                                    compression="deflate" if self.cfg.deflate else None,
                                    open_timeout=self.cfg.timeout, close_timeout=2,
                                    ping_interval=None) as ws:
-                    await self.match(ws)
+                    await self.match(ws, watchers)
             except (OSError, InvalidHandshake, TimeoutError):
                 self.error("ws/connect")
                 await asyncio.sleep(1.0)
             except ConnectionClosed:
                 self.error("ws/closed")
+            finally:
+                await watchers.stop()
 
-    async def match(self, ws: Any) -> None:
-        """Play one match until it ends, the step ends, or an answer takes too long."""
+    async def match(self, ws: Any, watchers: Spectators) -> None:
+        """Play one match until it ends, the step ends, or an answer takes too long (each
+        play sent is told to ``watchers``, the match's spectators)."""
         cfg, stats = self.cfg, self.stats
         me: int | None = None
         sent_version = -1
@@ -353,6 +400,7 @@ class Guest:
             kind = message.get("type")
             if self.win.start <= now < self.win.stop:
                 stats.messages[kind] = stats.messages.get(kind, 0) + 1
+            watchers.told(message, now)
             if kind == "welcome":
                 me = message.get("seat")
                 continue
@@ -360,6 +408,7 @@ class Guest:
                 self.error(str(message.get("code")))
                 if sent_at is not None and str(message.get("code", "")).startswith("play/"):
                     sent_at = None  # refused: nothing will show it
+                    watchers.plays.refused()
                 continue
             if kind == "closed":
                 return
@@ -370,6 +419,8 @@ class Guest:
             if sent_at is not None and s.version > sent_version:
                 if self.measured(sent_at):
                     stats.play_ms.append((now - sent_at) * 1000)
+                    if not self.watched:
+                        stats.unwatched_play_ms.append((now - sent_at) * 1000)
                 elif sent_at < self.win.start:
                     stats.opening_play_ms.append((now - sent_at) * 1000)
                 sent_at = None
@@ -402,6 +453,7 @@ class Guest:
                     await asyncio.sleep(self.rng.uniform(lo, hi))
                 play = self.rng.choice(s.legal)
                 sent_version, sent_at = s.version, time.monotonic()
+                watchers.plays.add(sent_version, sent_at)
                 await ws.send(orjson.dumps({"type": "play", "version": s.version,
                                             "card": play["card"], "take": play["take"]}
                                            ).decode())
@@ -641,7 +693,9 @@ async def step(args: argparse.Namespace, step_no: int, matches: int) -> dict[str
             cfg = ClientConfig([t.base for t in servers], list(range(k, matches, clients)),
                                matches, ramp, think, args.paced, args.bot,
                                args.seed * 1000 + step_no, deflate=not args.no_deflate,
-                               backstop=backstop)
+                               backstop=backstop, spectators=args.spectators,
+                               slow_spectators=args.slow_spectators,
+                               watch_every=args.watch_every)
             p = ctx.Process(target=client_main,
                             args=(cfg, t0, window, ready, opened, start, out),
                             name=f"load client {k}", daemon=True)
@@ -704,6 +758,9 @@ async def step(args: argparse.Namespace, step_no: int, matches: int) -> dict[str
     for r in results:
         errors.update(r["errors"])
         kinds.update(r["messages"])
+    watched = _spectators(args, [r["watch"] for r in results])
+    if args.watch_every > 1:
+        watched.update(_watched_apart(play_ms, [r["unwatched_play_ms"] for r in results]))
     seconds = args.seconds
     plays = len(play_ms) + len(bot_s)
     server_cpu = cpu_to - cpu_from
@@ -738,12 +795,74 @@ async def step(args: argparse.Namespace, step_no: int, matches: int) -> dict[str
         "machine_busy_cores": round(busy / seconds, 3),
         "load_average_1min": round(load_average, 2),
         "held_in_memory": await health,
+        **watched,
     }
     result["under_target"] = bool(play_ms) and result["p99_ms"] < TARGET_MS and \
         result["timeouts"] == 0
     if profile is not None:
         result["profile"] = profile
     return result
+
+
+def _watched_apart(play_ms: list[float], unwatched: list[list[float]]) -> dict[str, Any]:
+    """``--watch-every``: the guests' play->shown at tables with spectators and at the
+    others, in the same window (the same machine, the same moment)."""
+    without = sorted(x for r in unwatched for x in r)
+    with_ = sorted((Counter(play_ms) - Counter(without)).elements())
+    out: dict[str, Any] = {}
+    for name, values in (("watched", with_), ("unwatched", without)):
+        out[f"{name}_guest_plays"] = len(values)
+        for p in (50, 95, 99):
+            out[f"{name}_p{p}_ms"] = round(pct(values, p / 100), 1)
+        out[f"{name}_max_ms"] = round(values[-1], 1) if values else 0.0
+    return out
+
+
+def _spectators(args: argparse.Namespace, stats: list[dict[str, Any]]) -> dict[str, Any]:
+    """The spectators' figures of a step (load_spectators.py), added to its report."""
+    delay = sorted(x for w in stats for x in w["delay_ms"])
+    gone = sorted(x for w in stats for x in w["slow_gone_s"])
+    kinds: Counter[str] = Counter()
+    closes: Counter[str] = Counter()
+    counted: Counter[str] = Counter()
+    slow_closes: Counter[str] = Counter()
+    for w in stats:
+        slow_closes.update(w["slow_closes"])
+        kinds.update(w["messages"])
+        closes.update(w["closed_by_server"])
+        counted.update(w["counted"])
+
+    def total(name: str) -> int:
+        return sum(int(w[name]) for w in stats)
+
+    slow_read = total("slow_closed") + total("slow_open")
+    return {
+        "spectators_per_match": args.spectators,
+        "slow_spectators_per_match": args.slow_spectators,
+        "watch_every": args.watch_every,
+        "spectators_opened": total("opened"),
+        "spectator_connect_errors": total("connect_errors"),
+        "spectator_messages": sum(kinds.values()),
+        "spectator_messages_by_type": dict(kinds.most_common()),
+        "spectator_plays_seen": len(delay),
+        "spectator_p50_ms": round(pct(delay, 0.50), 1),
+        "spectator_p95_ms": round(pct(delay, 0.95), 1),
+        "spectator_p99_ms": round(pct(delay, 0.99), 1),
+        "spectator_max_ms": round(delay[-1], 1) if delay else 0.0,
+        "spectators_closed_by_server": sum(closes.values()),
+        "spectator_closes_by_code": dict(closes),
+        "slow_spectators_opened": total("slow_opened"),
+        "slow_spectator_errors": total("slow_errors"),
+        "slow_spectators_closed_by_server": total("slow_closed"),
+        "slow_spectator_closes": dict(slow_closes.most_common()),
+        "slow_spectators_open_at_end": total("slow_open"),
+        "slow_spectator_mean_kib": round(total("slow_bytes") / 1024 / slow_read, 1)
+        if slow_read else 0.0,
+        "slow_let_go_matches": len(gone),
+        "slow_let_go_p50_s": round(pct(gone, 0.50), 1),
+        "slow_let_go_max_s": round(gone[-1], 1) if gone else 0.0,
+        "spectator_counts_told": dict(sorted(counted.items(), key=lambda kv: int(kv[0]))),
+    }
 
 
 async def _health(servers: list[Target], at: float) -> list[Any]:
@@ -911,7 +1030,45 @@ def line(r: dict[str, Any]) -> str:
             f"{r['generator_cores']} cores over "
             f"{r['generator_clients']} process(es), busiest {r['generator_max_client_core']}; "
             f"whole machine busy {r['machine_busy_cores']} of {os.cpu_count()} cores, load "
-            f"average {r['load_average_1min']}")
+            f"average {r['load_average_1min']}{spectators_line(r)}")
+
+
+def spectators_line(r: dict[str, Any]) -> str:
+    """The spectators' part of a step's lines (nothing without spectators)."""
+    out = ""
+    if r["spectators_per_match"]:
+        closes = ", ".join(f"{k} {v}" for k, v in sorted(
+            r["spectator_closes_by_code"].items())) or "none"
+        out += (f"\n       {r['spectators_per_match']} spectators a match "
+                f"({r['spectators_opened']} sockets opened, "
+                f"{r['spectator_connect_errors']} refused): {r['spectator_messages']} "
+                f"messages received; guest play->seen by a spectator p50 "
+                f"{r['spectator_p50_ms']} p95 {r['spectator_p95_ms']} p99 "
+                f"{r['spectator_p99_ms']} max {r['spectator_max_ms']} ms "
+                f"({r['spectator_plays_seen']} seen); closed by the server: {closes}")
+    if r["slow_spectators_per_match"]:
+        out += (f"\n       {r['slow_spectators_per_match']} slow spectators a match "
+                f"(never read; {r['slow_spectators_opened']} opened, "
+                f"{r['slow_spectator_errors']} refused): "
+                f"{r['slow_spectators_closed_by_server']} closed by the server ("
+                f"{', '.join(f'{k}: {v}' for k, v in r['slow_spectator_closes'].items())}"
+                f"), "
+                f"{r['slow_spectators_open_at_end']} still open when their match ended "
+                f"(each had been sent {r['slow_spectator_mean_kib']} KiB on average); "
+                f"in {r['slow_let_go_matches']} matches the server's count fell, p50 "
+                f"{r['slow_let_go_p50_s']} max {r['slow_let_go_max_s']} s after the match "
+                f"opened")
+    if "watched_p99_ms" in r:
+        out += (f"\n       every {r['watch_every']} matches one watched: guest play->shown "
+                + "; ".join(f"{name} tables p50 {r[f'{name}_p50_ms']} p95 "
+                            f"{r[f'{name}_p95_ms']} p99 {r[f'{name}_p99_ms']} max "
+                            f"{r[f'{name}_max_ms']} ms ({r[f'{name}_guest_plays']} plays)"
+                            for name in ("watched", "unwatched")))
+    if r["spectator_counts_told"] and (r["spectators_per_match"]
+                                       or r["slow_spectators_per_match"]):
+        out += ("\n       spectators as the server counted them (guests' messages): " +
+                ", ".join(f"{k}: {v}" for k, v in r["spectator_counts_told"].items()))
+    return out
 
 
 async def run(args: argparse.Namespace) -> dict[str, Any]:
@@ -920,7 +1077,11 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
     if args.nodes > 1 and not args.url and not args.db:
         raise SystemExit("--nodes needs a shared database (--db postgresql+asyncpg://...)")
     nofile = raise_nofile()
-    need = max(args.steps) * 2 // max(1, args.clients) + 100
+    # A server started here holds every socket of the step (a guest's and its match's
+    # spectators'); a generator process its share, and its HTTP pool.
+    sockets = max(args.steps) * (1 + args.spectators + args.slow_spectators)
+    need = max(sockets // max(1, args.clients) + HTTP_AT_ONCE,
+               0 if args.url else sockets // max(1, args.nodes)) + 100
     if nofile < need:
         print(f"warning: RLIMIT_NOFILE is {nofile}; about {need} may be needed",
               file=sys.stderr)
@@ -995,6 +1156,15 @@ def options(parser: argparse.ArgumentParser) -> None:
                         help="with --url: their process ids, to read their CPU")
     parser.add_argument("--clients", type=int, default=1,
                         help="load-generator processes the guests are split over")
+    parser.add_argument("--spectators", type=int, default=0, metavar="K",
+                        help="K spectators per match that read every message, opened "
+                             "with it (default 0)")
+    parser.add_argument("--slow-spectators", type=int, default=0, metavar="K",
+                        help="K spectators per match that never read a byte (default 0)")
+    parser.add_argument("--watch-every", type=int, default=1, metavar="N",
+                        help="only every N-th guest's matches have the spectators; the "
+                             "report then gives the guests' delay at watched and unwatched "
+                             "tables apart (default 1: every match)")
     parser.add_argument("--no-deflate", action="store_true",
                         help="no permessage-deflate (browsers ask for it; default: asked)")
     parser.add_argument("--profile", default=None, metavar="FILE",
