@@ -17,7 +17,7 @@ import pytest
 from playwright.sync_api import Browser
 from websockets.sync.client import ClientConnection, connect
 
-from web_helpers import DESKTOP, PHONE, Player, basra_server, shot
+from web_helpers import DESKTOP, PHONE, Player, basra_server, post, seated, shot
 
 pytestmark = pytest.mark.slow
 
@@ -35,15 +35,6 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
         yield base
 
 
-def post(base: str, path: str, body: dict[str, Any], token: str | None = None) -> Any:
-    headers = {"Content-Type": "application/json"}
-    if token:
-        headers["Authorization"] = f"Bearer {token}"
-    request = urllib.request.Request(base + path, data=json.dumps(body).encode(),
-                                     headers=headers, method="POST")
-    with urllib.request.urlopen(request, timeout=10) as answer:
-        return json.loads(answer.read())
-
 
 def get(base: str, path: str) -> Any:
     with urllib.request.urlopen(base + path, timeout=10) as answer:
@@ -54,17 +45,6 @@ def guest(base: str, nickname: str) -> dict[str, Any]:
     answer: dict[str, Any] = post(base, "/api/guests", {"nickname": nickname})
     return answer
 
-
-def seated(players: list[Player], browser: Browser, base: str, who: dict[str, Any],
-           **options: Any) -> Player:
-    """A page with `who`'s session in its storage."""
-    p = Player(browser, base, **options)
-    players.append(p)
-    p.context.add_init_script("".join(
-        f"localStorage.setItem({json.dumps(k)}, {json.dumps(v)});" for k, v in [
-            ("basra.token", who["token"]), ("basra.nickname", who["player"]["nickname"]),
-            ("basra.player", who["player"]["id"])]))
-    return p
 
 
 class Seat:

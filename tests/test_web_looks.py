@@ -7,14 +7,13 @@ screen is saved under test-output/screenshots/ (looks-*.png)."""
 from __future__ import annotations
 
 import json
-import urllib.request
 from collections.abc import Iterator
 from typing import Any
 
 import pytest
 from playwright.sync_api import Browser, Page
 
-from web_helpers import Player, basra_server, shot
+from web_helpers import Player, basra_server, post, shot
 
 PHONE = {"width": 360, "height": 640}
 LOCALES = {"en": "en-US", "ar": "ar-EG"}
@@ -44,15 +43,6 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     with basra_server(tmp_path_factory.mktemp("looks")) as base:
         yield base
 
-
-def post(base: str, path: str, body: dict[str, Any], token: str | None = None) -> Any:
-    headers = {"Content-Type": "application/json"}
-    if token:
-        headers["Authorization"] = f"Bearer {token}"
-    request = urllib.request.Request(base + path, data=json.dumps(body).encode(),
-                                     headers=headers, method="POST")
-    with urllib.request.urlopen(request, timeout=10) as answer:
-        return json.loads(answer.read())
 
 
 def guest(base: str, nickname: str) -> dict[str, Any]:

@@ -8,15 +8,13 @@ test-output/screenshots/ (phrases-*.png)."""
 
 from __future__ import annotations
 
-import json
-import urllib.request
 from collections.abc import Iterator
 from typing import Any
 
 import pytest
 from playwright.sync_api import Browser, Page
 
-from web_helpers import DESKTOP, PHONE, Player, basra_server, shot
+from web_helpers import DESKTOP, PHONE, Player, basra_server, post, seated, shot
 
 pytestmark = pytest.mark.slow
 
@@ -34,26 +32,6 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
         yield base
 
 
-def post(base: str, path: str, body: dict[str, Any], token: str | None = None) -> Any:
-    headers = {"Content-Type": "application/json"}
-    if token:
-        headers["Authorization"] = f"Bearer {token}"
-    request = urllib.request.Request(base + path, data=json.dumps(body).encode(),
-                                     headers=headers, method="POST")
-    with urllib.request.urlopen(request, timeout=10) as answer:
-        return json.loads(answer.read())
-
-
-def seated(players: list[Player], browser: Browser, base: str, who: dict[str, Any],
-           **options: Any) -> Player:
-    """A page with `who`'s session in its storage."""
-    p = Player(browser, base, watch=True, **options)
-    players.append(p)
-    p.context.add_init_script("".join(
-        f"localStorage.setItem({json.dumps(k)}, {json.dumps(v)});" for k, v in [
-            ("basra.token", who["token"]), ("basra.nickname", who["player"]["nickname"]),
-            ("basra.player", who["player"]["id"])]))
-    return p
 
 
 def saids(p: Player, seat: int) -> list[dict[str, Any]]:
@@ -91,8 +69,8 @@ def test_two_languages_mute_and_the_limit(players: list[Player], browser: Browse
     table = made["table"]["id"]
     post(server, "/api/tables/join", {"invite_code": made["table"]["invite_code"]},
          zeina["token"])
-    a = seated(players, browser, server, amira, viewport=DESKTOP)
-    z = seated(players, browser, server, zeina, viewport=PHONE, locale="ar-EG")
+    a = seated(players, browser, server, amira, watch=True, viewport=DESKTOP)
+    z = seated(players, browser, server, zeina, watch=True, viewport=PHONE, locale="ar-EG")
     pa = open_table(a, table)
     pz = open_table(z, table)
     assert pz.evaluate("document.documentElement.dir") == "rtl"

@@ -76,6 +76,17 @@ WATCH = """(() => {
 })();"""
 
 
+def post(base: str, path: str, body: dict[str, Any], token: str | None = None) -> Any:
+    """POST ``body`` as JSON to the server (with a guest's token): the answer's JSON."""
+    headers = {"Content-Type": "application/json"}
+    if token:
+        headers["Authorization"] = f"Bearer {token}"
+    request = urllib.request.Request(base + path, data=json.dumps(body).encode(),
+                                     headers=headers, method="POST")
+    with urllib.request.urlopen(request, timeout=10) as answer:
+        return json.loads(answer.read())
+
+
 @contextlib.contextmanager
 def basra_server(data_dir: Path, *extra: str) -> Iterator[str]:
     """``basra serve`` on a free loopback port with fast settings; yields its base URL."""
@@ -362,3 +373,15 @@ class Player:
         assert play["version"] == version
         assert {"card": play["card"], "take": play["take"]} in view["legal"]
         return play
+
+
+def seated(players: list[Player], browser: Browser, base: str, who: dict[str, Any],
+           **options: Any) -> Player:
+    """A page with ``who``'s session (an answer of ``POST /api/guests``) in its storage."""
+    p = Player(browser, base, **options)
+    players.append(p)
+    p.context.add_init_script("".join(
+        f"localStorage.setItem({json.dumps(k)}, {json.dumps(v)});" for k, v in [
+            ("basra.token", who["token"]), ("basra.nickname", who["player"]["nickname"]),
+            ("basra.player", who["player"]["id"])]))
+    return p

@@ -91,13 +91,18 @@ export const session = {
   },
 };
 
-export async function request(method, path, body) {
+export function request(method, path, body) {
+  return requestText(method, path, body === undefined ? undefined : JSON.stringify(body));
+}
+
+/** A call whose body is JSON text already (a record file, sent as it is). */
+export async function requestText(method, path, text) {
   const headers = { Accept: "application/json" };
-  if (body !== undefined) headers["Content-Type"] = "application/json";
+  if (text !== undefined) headers["Content-Type"] = "application/json";
   if (session.token) headers.Authorization = `Bearer ${session.token}`;
   let response;
   try {
-    response = await fetch(path, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
+    response = await fetch(path, { method, headers, body: text });
   } catch {
     throw new ApiError(0, "network/offline", "");
   }

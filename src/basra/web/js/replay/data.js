@@ -2,7 +2,7 @@
 // sent as it is, and the expert's analysis (ask for it, then poll while it is queued or
 // running). Errors are api.js's ApiError (its code and the server's one-line message).
 
-import { ApiError, request } from "../api.js";
+import { request, requestText } from "../api.js";
 
 /** The largest record file the server takes (POST /api/replays: 512 KiB). */
 export const MAX_RECORD_BYTES = 512 * 1024;  // the server's limit (routes/replays.py)
@@ -13,25 +13,7 @@ export const fetchReplay = (id) => request("GET", path(id));
 
 /** A record file's text, POSTed as it is (not parsed here: the server checks it as
  * `basra replay` does, and answers 422 replay/bad_record with its one-line error). */
-export async function postRecord(text) {
-  let response;
-  try {
-    response = await fetch("/api/replays", {
-      method: "POST",
-      headers: { Accept: "application/json", "Content-Type": "application/json" },
-      body: text,
-    });
-  } catch {
-    throw new ApiError(0, "network/offline", "");
-  }
-  let data = null;
-  try { data = await response.json(); } catch { data = null; }
-  if (!response.ok) {
-    const error = (data && data.error) || {};
-    throw new ApiError(response.status, error.code || `http/${response.status}`, error.message || "");
-  }
-  return data;
-}
+export const postRecord = (text) => requestText("POST", "/api/replays", text);
 
 export const fetchAnalysis = (id) => request("GET", `${path(id)}/analysis`);
 export const askAnalysis = (id) => request("POST", `${path(id)}/analysis`);
