@@ -102,6 +102,9 @@ CONNECT_TIMEOUT = 5.0
 
 _JOB_ID = re.compile(r"[0-9a-f]{32}")
 ANALYSIS = "analysis"
+ANALYSIS_SECONDS = 20.0
+"""How long the server waits for one play of an analysis (a worker's clock may lag the
+node's by up to ``MAX_BUDGET - ANALYSIS_SECONDS`` before it takes the job for malformed)."""
 """The level of a job that asks the expert's values of every legal play (a play of a match
 being analysed) instead of a decision: its answer is :func:`encode_values`."""
 
@@ -287,17 +290,24 @@ class RedisBots(BotPool):
         bot workers as a job of level :data:`ANALYSIS`; ``RuntimeError`` when none
         answers within :data:`MAX_BUDGET` seconds."""
         self._start_local()
-        deadline = time.time() + MAX_BUDGET - 1
+        deadline = time.time() + ANALYSIS_SECONDS  # well inside a worker's MAX_BUDGET
         job = Job(uuid.uuid4().hex, ANALYSIS, seed, iterations, deadline, view)
         client = self._redis()
-        entry = await client.xadd(self.keys.jobs, {"job": job.encode()}, maxlen=MAX_JOBS,
-                                  approximate=True)
+        entry: Any = None
+        reply: Any = None
         try:
-            reply = await client.blpop([self.keys.reply(job.id)],
-                                       timeout=max(deadline + GRACE - time.time(), 0.01))
+            async with asyncio.timeout(ANALYSIS_SECONDS + GRACE + GUARD):
+                entry = await client.xadd(self.keys.jobs, {"job": job.encode()},
+                                          maxlen=MAX_JOBS, approximate=True)
+                reply = await client.blpop([self.keys.reply(job.id)],
+                                           timeout=max(deadline + GRACE - time.time(), 0.01))
+        except (TimeoutError, RedisError, OSError) as exc:
+            raise RuntimeError(f"no bot worker analysed a play: {exc}") from None
         finally:
-            with contextlib.suppress(RedisError, OSError):
-                await client.xdel(self.keys.jobs, entry)
+            if entry is not None:
+                with contextlib.suppress(RedisError, OSError, TimeoutError):
+                    async with asyncio.timeout(GUARD):
+                        await client.xdel(self.keys.jobs, entry)
         if reply is None:
             raise RuntimeError("no bot worker analysed a play in time")
         return decode_values(reply[1], view)
