@@ -22,54 +22,7 @@ def greedy_playout(  # noqa: PLR0913 - a policy's knobs, compiled: no options ob
                    per_card: float, power_reserve: float, until: int = 0) -> Round:
     """Play ``rnd`` to its end with the greedy policy; returns the finished round. With
     ``until``, stop once that many plays of the round have been made."""
-    setup, dealt, hands, floor, piles, basras, bonus, seat, last_taker, played, log, left = rnd
-    rules = setup.rules
-    end = rules.plays_per_round
-    if 0 < until < end:
-        end = until
-    shift = setup.seat_shift
-    points_of = rules.card_points
-    power = rules.power_cards
-    stock_size = len(setup.stock)
-    options: list[Play] = []
-    while played < end:
-        options.clear()
-        collect_plays(options, rules, hands >> shift[seat] & _FULL, floor)
-        n = len(options)
-        if n == 1:
-            card, take = options[0]
-        elif random() < epsilon:
-            card, take = options[int(random() * n)]
-        else:
-            best = -1e18
-            card, take = options[0]
-            reserve = power_reserve if dealt < stock_size else 0.0
-            for c, t in options:
-                if t:
-                    got = t | 1 << c
-                    value = per_card * got.bit_count()
-                    while got:
-                        low = got & -got
-                        value += points_of[low.bit_length() - 1]
-                        got ^= low
-                    if t == floor:
-                        value += basra_points(rules, c, t, floor,
-                                              played + 1 == rules.plays_per_round)
-                    if power >> c & 1:
-                        value -= reserve
-                else:
-                    value = -1.0 - points_of[c] - (power_reserve if power >> c & 1 else 0.0)
-                value += random() * 0.01
-                if value > best:
-                    best = value
-                    card, take = c, t
-        (dealt, hands, floor, piles, basras, bonus, turn, last_taker, played, points,
-         left) = advance(setup, card, take, dealt, hands, floor, piles, basras, bonus, seat,
-                         last_taker, played)
-        log = _new(PlayLog, (log, seat, card, take, points))
-        seat = turn
-    return _new(Round, (setup, dealt, hands, floor, piles, basras, bonus, seat, last_taker,
-                        played, log, left))
+    return _playout(rnd, random, epsilon, per_card, power_reserve, until, False)
 
 
 def resample(template: Round, seat: int, unseen: list[int],
@@ -96,21 +49,26 @@ def resample(template: Round, seat: int, unseen: list[int],
     return template._replace(setup=new_setup, packed_hands=hands, dealt=0)
 
 
-def lookahead_playout(  # noqa: PLR0912, PLR0913, PLR0915 - the compiled hot loop, whole
+def lookahead_playout(  # noqa: PLR0913 - a policy's knobs, compiled: no options object
         rnd: Round, random: Callable[[], float], epsilon: float,
                       per_card: float, power_reserve: float, until: int = 0) -> Round:
     """Like :func:`greedy_playout`, but each play also looks one play ahead: a play is worth
     what it takes less the best take it leaves the next seat, whose hand in the playout's
     world is known (more when that seat is an opponent, less when it is a partner)."""
+    return _playout(rnd, random, epsilon, per_card, power_reserve, until, True)
+
+
+def _playout(  # noqa: PLR0912, PLR0913, PLR0915 - the compiled hot loop, whole
+        rnd: Round, random: Callable[[], float], epsilon: float, per_card: float,
+        power_reserve: float, until: int, ahead: bool) -> Round:
+    """The one playout loop of both policies (``ahead``: the one-play lookahead)."""
     setup, dealt, hands, floor, piles, basras, bonus, seat, last_taker, played, log, left = rnd
     rules = setup.rules
-    end = rules.plays_per_round
+    last_play = rules.plays_per_round
+    end = last_play
     if 0 < until < end:
         end = until
-    last_play = rules.plays_per_round
     shift = setup.seat_shift
-    side_shift = setup.side_shift
-    seats = setup.seats
     points_of = rules.card_points
     power = rules.power_cards
     stock_size = len(setup.stock)
@@ -125,25 +83,28 @@ def lookahead_playout(  # noqa: PLR0912, PLR0913, PLR0915 - the compiled hot loo
         elif random() < epsilon:
             card, take = options[int(random() * n)]
         else:
-            nxt = seat + 1
-            if nxt == seats:
-                nxt = 0
-            next_hand = hands >> shift[nxt] & _FULL
-            sign = 1.0 if side_shift[nxt] != side_shift[seat] else -0.5
+            next_hand = 0
+            sign = 0.0
+            if ahead and played + 1 < last_play:
+                nxt = seat + 1
+                if nxt == setup.seats:
+                    nxt = 0
+                next_hand = hands >> shift[nxt] & _FULL
+                sign = 1.0 if setup.side_shift[nxt] != setup.side_shift[seat] else -0.5
             reserve = power_reserve if dealt < stock_size else 0.0
             best = -1e18
             card, take = options[0]
             for c, t in options:
-                value = _take_value(rules, points_of, per_card, c, t, floor,
-                                    played + 1 == last_play)
                 if t:
+                    value = _take_value(rules, points_of, per_card, c, t, floor,
+                                        played + 1 == last_play)
                     if power >> c & 1:
                         value -= reserve
                     after = floor ^ t
                 else:
                     value = -1.0 - points_of[c] - (power_reserve if power >> c & 1 else 0.0)
                     after = floor | 1 << c
-                if next_hand and played + 1 < last_play:
+                if next_hand:
                     replies.clear()
                     collect_plays(replies, rules, next_hand, after)
                     top = 0.0
