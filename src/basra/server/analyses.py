@@ -22,11 +22,10 @@ from collections import OrderedDict
 from datetime import UTC, datetime, timedelta
 from typing import TYPE_CHECKING, Any
 
-import orjson
-
 from basra.analysis import Analysis, Position, Values, positions
 from basra.records import MatchRecord
 from basra.server.errors import ApiError
+from basra.server.messages import dumps
 from basra.store.base import Store
 
 if TYPE_CHECKING:
@@ -82,7 +81,7 @@ class Analyses:
         if row is None:
             return {"status": "none"}
         if row.status == "done":
-            body = orjson.dumps({"status": "done", "analysis": row.analysis})
+            body = dumps({"status": "done", "analysis": row.analysis})
             self.done[table_id] = body
             while len(self.done) > CACHED:
                 self.done.popitem(last=False)

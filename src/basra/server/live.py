@@ -13,7 +13,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import TYPE_CHECKING, Any
 
-from basra.server.snapshot import player_json
+from basra.server.snapshot import seat_kind
 
 if TYPE_CHECKING:
     from basra.server.flow import TableFlow
@@ -34,8 +34,7 @@ def summary(table: TableFlow) -> dict[str, Any]:
     players = []
     ratings = []
     for seat in table.seats:
-        entry = player_json(seat, None)
-        players.append({"seat": seat.number, "name": entry["name"], "kind": entry["kind"],
+        players.append({"seat": seat.number, "name": seat.name, "kind": seat_kind(seat),
                         "rating": seat.rating, "account": seat.account,
                         "username": seat.username})
         if seat.rating is not None:

@@ -204,11 +204,16 @@ def encode(message: ServerMessage) -> str:
     >>> encode(Error("x/y", "a lone \\ud800"))
     '{"type":"error","code":"x/y","message":"a lone \\\\ud800"}'
     """
-    data = message.to_json()
+    return dumps(message.to_json()).decode()
+
+
+def dumps(data: Any) -> bytes:
+    """Compact UTF-8 JSON of any answer (a message, a replay, a list): orjson's, or the
+    standard library's for a text holding a lone surrogate (:func:`encode`)."""
     try:
-        return orjson.dumps(data).decode()
+        return orjson.dumps(data)
     except TypeError:  # orjson.JSONEncodeError: a lone surrogate
-        return json.dumps(data, separators=(",", ":"))
+        return json.dumps(data, separators=(",", ":")).encode()
 
 
 def apply_played(state: dict[str, Any], played: dict[str, Any]) -> dict[str, Any]:

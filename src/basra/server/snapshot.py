@@ -53,11 +53,16 @@ def fairness_json(table: TableFlow) -> dict[str, Any]:
     return {"current": current, "revealed": revealed}
 
 
+def seat_kind(seat: Seat) -> str:
+    """``human``, ``bot`` or ``empty``."""
+    return "human" if seat.human else ("bot" if seat.bot_level else "empty")
+
+
 def player_json(seat: Seat, you: int | None) -> dict[str, Any]:
     return {
         "seat": seat.number,
         "name": seat.name,
-        "kind": "human" if seat.human else ("bot" if seat.bot_level else "empty"),
+        "kind": seat_kind(seat),
         "connected": bool(seat.connections) if seat.human else None,
         "bot_playing": seat.takeover,
         "client_seed": seat.part if seat.number == you else None,

@@ -5,13 +5,13 @@ from __future__ import annotations
 
 import time
 
-import orjson
 from fastapi import APIRouter, Query, Request
 from fastapi.responses import Response
 
 from basra.server.deps import LobbyDep, get_guards
 from basra.server.errors import ApiError
 from basra.server.live import ORDERS, live_summaries, ordered
+from basra.server.messages import dumps
 
 router = APIRouter()
 
@@ -34,7 +34,7 @@ async def live(request: Request, lobby: LobbyDep,
             matches = await lobby.cluster.live_matches()
         else:
             matches = live_summaries(lobby.tables.values())
-        kept = lobby.live_list = (now, {o: orjson.dumps({"matches": ordered(matches, o)})
+        kept = lobby.live_list = (now, {o: dumps({"matches": ordered(matches, o)})
                                         for o in ORDERS})
     return Response(kept[1][order], media_type="application/json")
 

@@ -6,10 +6,8 @@ finished match, asked for once and stored (:mod:`basra.server.analyses`)."""
 from __future__ import annotations
 
 import asyncio
-import json
 from typing import Any
 
-import orjson
 from fastapi import APIRouter, Request
 from fastapi.responses import Response
 
@@ -18,6 +16,7 @@ from basra.records import parse_record
 from basra.replay_steps import replay_steps
 from basra.server.deps import LobbyDep, StoreDep, get_guards, limit
 from basra.server.errors import ApiError
+from basra.server.messages import dumps
 from basra.server.table import Table
 
 router = APIRouter()
@@ -37,18 +36,9 @@ def finished_record(table: Table) -> Any:
     return table.export_record()
 
 
-def encode_json(data: Any) -> bytes:
-    """Compact UTF-8 JSON (a name with a lone surrogate, which orjson refuses, is written
-    escaped by the standard library)."""
-    try:
-        return orjson.dumps(data)
-    except TypeError:
-        return json.dumps(data, separators=(",", ":")).encode()
-
-
 def json_response(body: bytes | dict[str, Any], status: int = 200) -> Response:
     if isinstance(body, dict):
-        body = encode_json(body)
+        body = dumps(body)
     return Response(body, status_code=status, media_type="application/json")
 
 
@@ -64,7 +54,7 @@ async def table_replay(table_id: str, request: Request, lobby: LobbyDep) -> Resp
     async def build() -> bytes:
         table = await lobby.any_table(table_id)
         record = finished_record(table)
-        return encode_json(await asyncio.to_thread(replay_steps, record, table.row.id))
+        return dumps(await asyncio.to_thread(replay_steps, record, table.row.id))
 
     return json_response(await replays.build(table_id, build))
 
@@ -85,7 +75,7 @@ async def file_replay(request: Request, lobby: LobbyDep) -> Response:
         except (ValueError, RecursionError):  # not JSON at all (orjson/json's own errors)
             raise ApiError("record: not a basra-record/1 document (JSON)",
                            "replay/bad_record") from None
-        return encode_json(steps)
+        return dumps(steps)
 
     return json_response(await lobby.replays.build(None, build))
 
