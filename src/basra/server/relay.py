@@ -112,7 +112,7 @@ class Relay:
         if self.pubsub is not None:
             with contextlib.suppress(Exception):
                 await self.pubsub.unsubscribe()
-                await self.pubsub.aclose()  # type: ignore[no-untyped-call]
+                await self.pubsub.aclose()
             self.pubsub = None
 
     # ------------------------------------------------------------------ sending

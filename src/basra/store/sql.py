@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import logging
 import re
 import secrets
 import sqlite3
@@ -37,6 +38,7 @@ from typing import Any, TypeVar
 
 from alembic import command
 from alembic.config import Config
+from alembic.runtime.migration import MigrationContext
 from alembic.util import CommandError
 from sqlalchemy import (
     ColumnElement,
@@ -148,6 +150,8 @@ class Pending:
 # ---------------------------------------------------------------------------------------
 # engines and migrations
 
+log = logging.getLogger("basra.store")
+
 
 def alembic_config(connection: Connection | None = None) -> Config:
     """Alembic's configuration for the packaged migrations (on ``connection`` if given)."""
@@ -159,10 +163,17 @@ def alembic_config(connection: Connection | None = None) -> Config:
 
 
 def migrate(connection: Connection) -> None:
-    """Upgrade the schema to head inside ``connection``'s open write transaction."""
+    """Upgrade the schema to head inside ``connection``'s open write transaction, and say in
+    the log what it did (a first start creates the schema; a new release migrates it)."""
     if connection.dialect.name == "postgresql":
         connection.execute(text("SELECT pg_advisory_xact_lock(:key)"), {"key": MIGRATION_LOCK})
+    before = MigrationContext.configure(connection).get_current_revision()
     command.upgrade(alembic_config(connection), "head")
+    after = MigrationContext.configure(connection).get_current_revision()
+    if before == after:
+        log.info("database schema up to date (%s)", after)
+    else:
+        log.info("database migrated from %s to schema %s", before or "empty", after)
 
 
 def create_engine(database: Database) -> AsyncEngine:
