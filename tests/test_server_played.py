@@ -190,7 +190,8 @@ async def whole_match(tmp_path: Path, variant: str, seats: int, teams: bool,
         await store.close()
 
     rounds = len(final[None]["view"]["results"])
-    assert rounds >= 2, variant
+    if rounds < 2:
+        raise OneRound(variant)
     assert len(broadcasts) > 40 * rounds, (variant, len(broadcasts))
     for c in clients:
         who = f"{variant}, seat {c.seat}"
@@ -217,12 +218,25 @@ async def whole_match(tmp_path: Path, variant: str, seats: int, teams: bool,
     assert encoded["played"] == len(broadcasts) * (seats + 1), (variant, encoded)
 
 
+class OneRound(Exception):
+    """The match ended in its first round (the deal is the server's random one, and in
+    arabic101 every clear is a basra: random plays now and then reach 101 in one round), so
+    it crossed no round's end."""
+
+
 @pytest.mark.parametrize(("variant", "seats", "teams"), SEATINGS,
                          ids=[f"{v}-{n}{'t' if t else ''}" for v, n, t in SEATINGS])
 def test_played_messages_rebuild_every_full_state(tmp_path: Path, variant: str, seats: int,
                                                   teams: bool,
                                                   monkeypatch: pytest.MonkeyPatch) -> None:
-    asyncio.run(whole_match(tmp_path, variant, seats, teams, monkeypatch))
+    for attempt in range(4):  # a match of one round is played again, on a new deal
+        try:
+            asyncio.run(whole_match(tmp_path / str(attempt), variant, seats, teams,
+                                    monkeypatch))
+            return
+        except OneRound:
+            monkeypatch.undo()
+    pytest.fail(f"{variant}: four matches in a row ended in their first round")
 
 
 # ---------------------------------------------------------------------------------------

@@ -130,6 +130,17 @@ def basra_server(data_dir: Path, *extra: str) -> Iterator[str]:
 # `server` (its own `basra serve` options).
 
 
+def pytest_report_header() -> str:
+    """The browser the browser tests drive, in the run's header (docs/BROWSER.md keeps the
+    version they last passed with)."""
+    try:
+        found = subprocess.run([str(CHROMIUM), "--version"], capture_output=True, text=True,
+                               timeout=30, check=False).stdout.strip()
+    except OSError:
+        found = "missing"
+    return f"browser: {found or 'no version'} at {CHROMIUM}"
+
+
 @pytest.fixture(scope="module")
 def playwright() -> Iterator[Playwright]:
     with sync_playwright() as pw:
