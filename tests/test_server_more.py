@@ -328,7 +328,8 @@ def test_basra_serve_health_readiness_and_json_logs(tmp_path: Path) -> None:
         async with httpx.AsyncClient() as http:
             health = await http.get(f"{base}/health")
             assert health.json() == {"status": "ok", "version": __version__, "memory": {
-                "tables": 0, "tickets": 0, "sockets": 0, "evicted": 0}}
+                "tables": 0, "tickets": 0, "sockets": 0, "evicted": 0, "kept": 0,
+                "rebuilt": 0}}
             assert (await http.get(f"{base}/ready")).json() == {
                 "ready": True, "database": True, "redis": None}
             amira = await new_guest(base, http, "Amira")

@@ -40,6 +40,11 @@ class Limits:
     view_burst: int = 60
     """Profiles and leaderboards one address may ask for (a burst, then this many a
     minute): public, and each costs a few queries."""
+    rebuilds_per_minute: float = 30.0
+    rebuild_burst: int = 20
+    """Answers about matches that left memory and must be rebuilt from the store (a
+    finished match's info, record, replay or last state, not asked for lately), per
+    address: a burst, then this many a minute."""
     max_body_bytes: int = 16 * 1024
     """Largest HTTP request body; a larger one is answered 413."""
     trusted_proxies: tuple[str, ...] = ()
@@ -55,7 +60,8 @@ class Limits:
                    guests_per_minute=big, guest_burst=big, tables_per_minute=big,
                    table_burst=big, sockets_per_address=big, sign_ins_per_address=big,
                    sign_ins_per_account=big, exports_per_minute=big,
-                   views_per_minute=big, view_burst=big)
+                   views_per_minute=big, view_burst=big, rebuilds_per_minute=big,
+                   rebuild_burst=big)
 
 
 @dataclass(frozen=True, slots=True)

@@ -39,6 +39,9 @@ class Guards:
     """One export streams at a time (each rebuilds records); the next waits its turn."""
     views: AddressLimit = field(default_factory=lambda: _views(Limits()))
     """Profiles and leaderboards asked for, per address."""
+    rebuilds: AddressLimit = field(default_factory=lambda: _rebuilds(Limits()))
+    """Answers about a table that left memory and is not kept rebuilt (its info, record,
+    replay or last state: each rebuilds it from the store), per address."""
 
     @classmethod
     def of(cls, settings: Settings) -> Guards:
@@ -48,7 +51,7 @@ class Guards:
                    SocketCounts(limits.sockets_per_address),
                    _sign_ins(limits), _challenges(limits),
                    AddressBuckets(limits.exports_per_minute, 1), asyncio.Semaphore(1),
-                   _views(limits))
+                   _views(limits), _rebuilds(limits))
 
 
 def _sign_ins(limits: Limits) -> SignInLimiter:
@@ -59,6 +62,11 @@ def _sign_ins(limits: Limits) -> SignInLimiter:
 def _views(limits: Limits) -> AddressLimit:
     return AddressLimit("profile, leaderboard and replay views", limits.views_per_minute,
                         limits.view_burst)
+
+
+def _rebuilds(limits: Limits) -> AddressLimit:
+    return AddressLimit("matches read from the store", limits.rebuilds_per_minute,
+                        limits.rebuild_burst)
 
 
 def _challenges(limits: Limits) -> AddressLimit:
@@ -108,6 +116,14 @@ def limit(conn: HTTPConnection, kind: str, what: str | None = None) -> None:
     body (after its input is checked), so a refused request costs nothing."""
     guards = get_guards(conn)
     (guards.guests if kind == "guests" else guards.tables).check(conn.scope, what)
+
+
+def limit_rebuild(conn: HTTPConnection, table_id: str) -> None:
+    """Count an answer about ``table_id`` for the client's address when it needs the table
+    rebuilt from the store (:class:`~basra.server.errors.RateLimited` past the limit); a
+    live or kept table costs nothing and is not counted."""
+    if get_lobby(conn).needs_build(table_id):
+        get_guards(conn).rebuilds.check(conn.scope)
 
 
 async def player_of(store: Store, token: str | None) -> PlayerRow | None:

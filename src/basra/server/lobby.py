@@ -29,6 +29,7 @@ from basra.server.relay import EVERY_NODE
 from basra.server.replays import Replays
 from basra.server.seats import SeatError
 from basra.server.signed_in import SignedIn
+from basra.server.stored import NotStored, StoredTables
 from basra.server.table import Table
 from basra.store.base import PlayerRow, SeatRow, Store, TableKind, TableRow
 
@@ -109,6 +110,8 @@ class Lobby:
         """The expert's analyses of finished matches, in the same bot workers."""
         self.replays = Replays()
         """Replays being built and kept."""
+        self.stored = StoredTables(store, settings)
+        """Tables that left memory, rebuilt from the store off the loop and kept."""
         self.live_list: tuple[float, dict[str, bytes]] | None = None
         """When the live list (``GET /api/live``) was last made, and its answer per order."""
         self.tables: dict[str, Table] = {}
@@ -348,17 +351,21 @@ class Lobby:
         return self.tables.get(table_id)
 
     async def any_table(self, table_id: str) -> Table:
-        """The live table, or one that left memory rebuilt from the store (not started:
-        it only answers questions)."""
+        """The live table, or one that left memory rebuilt from the store, off the event
+        loop and kept once finished (:mod:`basra.server.stored`: not started, it only
+        answers questions)."""
         table = self.tables.get(table_id)
         if table is not None:
             return table
-        table_log = await self.store.load(table_id) if len(table_id) <= 64 else None
-        if table_log is None:
-            raise LobbyError("no such table", "table/not_found")
-        stored = Table.restore(table_log, self.store, self.settings)
-        stored.rematch_table = await self.store.rematch_of(table_id)
-        return stored
+        try:
+            return await self.stored.get(table_id)
+        except NotStored:
+            raise LobbyError("no such table", "table/not_found") from None
+
+    def needs_build(self, table_id: str) -> bool:
+        """Whether :meth:`any_table` must rebuild ``table_id`` from the store (the routes
+        limit those answers per address)."""
+        return table_id not in self.tables and self.stored.needs_build(table_id)
 
     async def join(self, player: PlayerRow, invite_code: str) -> tuple[Table, int]:
         code = invite_code.strip().upper()

@@ -29,7 +29,9 @@ async def health(request: Request) -> dict[str, Any]:
     memory = {"tables": len(lobby.tables) if lobby else 0,
               "tickets": len(lobby.tickets) if lobby else 0,
               "sockets": sum(held.guards.sockets.open.values()),
-              "evicted": lobby.evicted if lobby else 0}
+              "evicted": lobby.evicted if lobby else 0,
+              "kept": len(lobby.stored.kept) if lobby else 0,
+              "rebuilt": lobby.stored.builds if lobby else 0}
     return {"status": "ok", "version": __version__, "memory": memory}
 
 

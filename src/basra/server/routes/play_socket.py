@@ -14,8 +14,8 @@ from fastapi import APIRouter, WebSocket, WebSocketDisconnect
 
 from basra.server.auth import new_id, token_hash
 from basra.server.commands import Attach, Detach, Incoming
-from basra.server.deps import get_guards, get_lobby, get_settings, get_store
-from basra.server.errors import error_response
+from basra.server.deps import get_guards, get_lobby, get_settings, get_store, limit_rebuild
+from basra.server.errors import RateLimited, error_response
 from basra.server.limits import TokenBucket, address_key, client_address
 from basra.server.lobby import LobbyError
 from basra.server.messages import Closed, Error, ServerMessage, Welcome, encode
@@ -69,10 +69,15 @@ async def _from_store(websocket: WebSocket, table_id: str,
     """A table no longer in memory: its last state once (a seated player's own view),
     then ``closed``."""
     try:
+        limit_rebuild(websocket, table_id)
         table = await get_lobby(websocket).any_table(table_id)
     except LobbyError as exc:  # table/not_found
         await _send(websocket, Error(exc.code, exc.message))
         await websocket.close(code=4404)
+        return
+    except RateLimited as exc:
+        await _send(websocket, Error(exc.code, exc.message))
+        await websocket.close(code=4429)
         return
     seat = table.seat_of_player(player.id if player else None)
     await _send(websocket, Welcome(table_id, seat))

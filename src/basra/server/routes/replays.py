@@ -14,7 +14,7 @@ from fastapi.responses import Response
 from basra.errors import BasraError
 from basra.records import parse_record
 from basra.replay_steps import replay_steps
-from basra.server.deps import LobbyDep, StoreDep, get_guards, limit
+from basra.server.deps import LobbyDep, StoreDep, get_guards, limit, limit_rebuild
 from basra.server.errors import ApiError
 from basra.server.messages import dumps
 from basra.server.table import Table
@@ -52,6 +52,7 @@ async def table_replay(table_id: str, request: Request, lobby: LobbyDep) -> Resp
         return json_response(body)
 
     async def build() -> bytes:
+        limit_rebuild(request, table_id)
         table = await lobby.any_table(table_id)
         record = finished_record(table)
         return dumps(await asyncio.to_thread(replay_steps, record, table.row.id))
@@ -89,6 +90,7 @@ async def ask_analysis(table_id: str, request: Request, lobby: LobbyDep) -> Resp
     if isinstance(known, bytes) or known["status"] in ("queued", "running"):
         return json_response(known, 202)
     limit(request, "tables")
+    limit_rebuild(request, table_id)
     table = await lobby.any_table(table_id)
     record = finished_record(table)
     return json_response(await lobby.analyses.request(table.row.id, record), 202)

@@ -8,7 +8,7 @@ from typing import Any
 from fastapi import APIRouter, Request
 from pydantic import BaseModel, Field
 
-from basra.server.deps import LobbyDep, MaybePlayer, Player, limit
+from basra.server.deps import LobbyDep, MaybePlayer, Player, limit, limit_rebuild
 from basra.server.lobby import TableOptions
 from basra.server.table import Table
 
@@ -73,11 +73,14 @@ async def add_bot(table_id: str, body: BotIn, player: Player,
 
 
 @router.get("/api/tables/{table_id}")
-async def table_info(table_id: str, lobby: LobbyDep, me: MaybePlayer) -> dict[str, Any]:
+async def table_info(table_id: str, request: Request, lobby: LobbyDep,
+                     me: MaybePlayer) -> dict[str, Any]:
+    limit_rebuild(request, table_id)
     table = await lobby.any_table(table_id)
     return table_out(table, table.seat_of_player(me.id if me else None))
 
 
 @router.get("/api/tables/{table_id}/record")
-async def record(table_id: str, lobby: LobbyDep) -> dict[str, Any]:
+async def record(table_id: str, request: Request, lobby: LobbyDep) -> dict[str, Any]:
+    limit_rebuild(request, table_id)
     return (await lobby.any_table(table_id)).record_json()
