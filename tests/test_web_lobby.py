@@ -123,6 +123,30 @@ def test_a_first_visit_plays_a_bot_in_one_tap(players: list[Player], browser: Br
     no_errors(p)
 
 
+def test_a_tap_before_the_session_is_checked_keeps_the_player(
+        players: list[Player], browser: Browser, server: str) -> None:
+    """Play a bot tapped the moment the lobby opens, while its /api/me is still on the way:
+    the stored guest plays, no second guest is made (a CI flake once showed the race)."""
+    p = new_player(players, browser, server)
+    p.sign_in("Youssef")
+    page = p.page
+    before = me(page, server)
+
+    def slow_me(route: Any) -> None:
+        page.wait_for_timeout(800)  # the check answers late
+        route.continue_()
+
+    page.route("**/api/me", slow_me)
+    page.goto(server + "/")
+    page.click("#play-bot")  # at once: the name line still says "loading"
+    page.wait_for_url("**/table/*")
+    page.unroute("**/api/me")
+    assert me(page, server)["id"] == before["id"]
+    page.wait_for_selector(".table-page[data-status='playing']")
+    assert "Youssef" in page.inner_text(".table-page")
+    no_errors(p)
+
+
 def test_the_landing_fits_a_phone_in_arabic_and_a_desktop(players: list[Player],
                                                           browser: Browser, server: str) -> None:
     ar = catalogue("ar")

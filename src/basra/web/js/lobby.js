@@ -54,12 +54,8 @@ class Lobby {
   async start() {
     this.container.classList.add("page", "lobby-page");
     this.build();
-    try {
-      this.player = await me();
-    } catch {
-      this.player = session.token ? { nickname: session.nickname, id: session.playerId } : null;
-    }
-    this.checked = true;
+    this.checking = this.check();
+    await this.checking;
     if (this.destroyed) return;
     const requeued = takeRequeued();
     if (requeued && this.player) {
@@ -70,6 +66,17 @@ class Lobby {
     this.build();
     if (this.params.notFound) toast(t("lobby.not_found"), "info");
     this.loadHistory();
+  }
+
+  /** Who the stored session is (the buttons work before this answers: an action waits
+   * for it, so a tap right after the page opens never makes a second guest). */
+  async check() {
+    try {
+      this.player = await me();
+    } catch {
+      this.player = session.token ? { nickname: session.nickname, id: session.playerId } : null;
+    }
+    this.checked = true;
   }
 
   destroy() { this.destroyed = true; this.quick.stop(); }
@@ -337,6 +344,7 @@ class Lobby {
 
   /** A guest before an action: the one typed in the name field, else a made-up name. */
   async ensurePlayer() {
+    if (!this.checked && this.checking) await this.checking;
     if (this.player) return true;
     const typed = this.draft.trim();
     if (typed && !this.validName(typed)) return false;
