@@ -10,13 +10,12 @@ import hashlib
 import secrets
 import unicodedata
 
+from basra.confusables import describe, first_hidden
 from basra.server.errors import Refusal
 
 NICKNAME_MIN = 2
 NICKNAME_MAX = 20
 _ALLOWED_PUNCTUATION = set(" _-.'")
-_INVISIBLE = set("\u115f\u1160\u3164\uffa0")
-"""Letters that draw nothing (Hangul fillers): a nickname needs a visible one."""
 
 
 class NicknameError(Refusal, ValueError):
@@ -25,10 +24,19 @@ class NicknameError(Refusal, ValueError):
     code = "guest/bad_nickname"
 
 
+class HiddenCharacter(NicknameError):
+    """A nickname with a character that shows nothing (zero-width, bidi control, variation
+    selector, combining grapheme joiner, Hangul filler...: :func:`basra.confusables.hidden`):
+    it would look like another name without it."""
+
+    code = "guest/nickname_invisible"
+
+
 def clean_nickname(raw: object) -> str:
     """The nickname to keep: trimmed, NFC, inner spaces folded; letters of any script,
-    digits, spaces and ``_ - . '``; 2 to 20 characters, at least one a letter or digit.
-    Raises :class:`NicknameError`.
+    digits, spaces and ``_ - . '``; 2 to 20 characters, at least one a letter or digit;
+    no character that shows nothing (:class:`HiddenCharacter`). Raises
+    :class:`NicknameError`.
 
     >>> clean_nickname("  Amira  ")
     'Amira'
@@ -45,12 +53,16 @@ def clean_nickname(raw: object) -> str:
     if not NICKNAME_MIN <= len(name) <= NICKNAME_MAX:
         raise NicknameError(
             f"a nickname must be {NICKNAME_MIN} to {NICKNAME_MAX} characters long")
+    hidden = first_hidden(name)
+    if hidden is not None:
+        raise HiddenCharacter("a nickname may not hold invisible or variation characters "
+                              f"({describe(hidden)})")
     for ch in name:
         category = unicodedata.category(ch)
         if not (category[0] in "LN" or category == "Mn" or ch in _ALLOWED_PUNCTUATION):
             raise NicknameError(
                 f"a nickname may hold letters, digits, spaces and _ - . ' only, not {ch!r}")
-    if not any(unicodedata.category(ch)[0] in "LN" and ch not in _INVISIBLE for ch in name):
+    if not any(unicodedata.category(ch)[0] in "LN" for ch in name):
         raise NicknameError("a nickname needs at least one letter or digit")
     if name.lower().startswith("bot:") or name.lower() == "bot":
         raise NicknameError("a nickname may not pose as a bot")
