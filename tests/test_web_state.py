@@ -95,12 +95,13 @@ RESULT = {"cards": [30, 22], "basras": [1, 0], "points": [48, 2], "carry": 0,
 
 
 def run(page: Page, script: str, data: Any = None) -> Any:
-    """Run `script` (an async function body with `S` = state.js and `data`) in the page."""
+    """Run `script` (an async function body with `S` = state.js and `data`) in the page
+    (written into the evaluated function: the page's Content-Security-Policy allows no
+    `new Function`)."""
     return page.evaluate(
-        "async ([script, data]) => {"
+        "async (data) => {"
         " const S = await import('/static/js/state.js');"
-        " const body = new Function('S', 'data', `return (async () => { ${script} })();`);"
-        " return body(S, data); }", [script, data])
+        f" return (async () => {{ {script} }})(); }}", data)
 
 
 # ---------------------------------------------------------------------------------------
@@ -472,8 +473,9 @@ def recorded_match(server: str) -> list[dict[str, Any]]:
     held: dict[str, Any] = {}
     sent = -1
     deadline = time.monotonic() + 120
-    url = server.replace("http://", "ws://") + f"/ws/tables/{table_id}?token={token}"
+    url = server.replace("http://", "ws://") + f"/ws/tables/{table_id}?auth=1"
     with connect(url) as ws:
+        ws.send(json.dumps({"type": "hello", "token": token}))
         while time.monotonic() < deadline:
             message = json.loads(ws.recv(30))
             messages.append(message)

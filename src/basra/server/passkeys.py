@@ -9,9 +9,10 @@ protect). Attestation is not asked for. Every ceremony's challenge is stored
 once (:meth:`~basra.store.base.Store.take_challenge` removes it).
 
 The relying party is the site: its id is :attr:`Settings.passkey_rp_id
-<basra.server.config.Settings.passkey_rp_id>` or the host name the request came to, and a
-ceremony may come from :attr:`Settings.passkey_origins
-<basra.server.config.Settings.passkey_origins>` or the request's own origin.
+<basra.server.config.Settings.passkey_rp_id>` or the host name of the site's public origin
+(:func:`basra.server.origin.site_origin`, never a request's ``Host``), and a ceremony may
+come from :attr:`Settings.passkey_origins <basra.server.config.Settings.passkey_origins>`
+or that origin.
 """
 
 from __future__ import annotations
@@ -65,8 +66,8 @@ class RelyingParty:
     @classmethod
     def of(cls, settings: Settings, scheme: str, host: str | None,
            netloc: str) -> RelyingParty:
-        """From the settings, else from the request (its URL's scheme, host name and
-        ``host[:port]``)."""
+        """From the settings, else from the site's public origin (its scheme, host name
+        and ``host[:port]``)."""
         rp_id = settings.passkey_rp_id or host or "localhost"
         origins = settings.passkey_origins or (f"{scheme}://{netloc}",)
         return cls(rp_id, tuple(origins))

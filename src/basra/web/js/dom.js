@@ -74,7 +74,11 @@ function morphAttributes(from, to) {
   }
   for (const { name, value } of Array.from(to.attributes)) {
     if (name === "open" && from.nodeName === "DETAILS") continue;
-    if (from.getAttribute(name) !== value) from.setAttribute(name, value);
+    if (from.getAttribute(name) === value) continue;
+    // Styles through the CSSOM: the Content-Security-Policy refuses a style attribute set
+    // as markup (setAttribute), never one set property by property.
+    if (name === "style") from.style.cssText = to.style.cssText;
+    else from.setAttribute(name, value);
   }
 }
 
