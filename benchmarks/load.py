@@ -363,10 +363,11 @@ class Guest:
                                   timeout=self.cfg.timeout)
             watchers.start()  # as the match opens, alongside the guest
             try:
-                async with connect(f"{ws_url}/ws/tables/{table_id}?token={token}",
+                async with connect(f"{ws_url}/ws/tables/{table_id}?auth=1",
                                    compression="deflate" if self.cfg.deflate else None,
                                    open_timeout=self.cfg.timeout, close_timeout=2,
                                    ping_interval=None) as ws:
+                    await ws.send(orjson.dumps({"type": "hello", "token": token}).decode())
                     await self.match(ws, watchers)
             except (OSError, InvalidHandshake, TimeoutError):
                 self.error("ws/connect")

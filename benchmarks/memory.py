@@ -46,10 +46,11 @@ async def one_match(base: str, http: httpx.AsyncClient, index: int) -> int:
     r = await http.post(f"{base}/api/tables/bot", headers=headers,
                         json={"bot_level": "random"})
     table = r.json()["table"]["id"]
-    ws_url = base.replace("http://", "ws://") + f"/ws/tables/{table}?token={token}"
+    ws_url = base.replace("http://", "ws://") + f"/ws/tables/{table}?auth=1"
     plays = 0
     deadline = time.monotonic() + 600
     async with connect(ws_url, max_size=None) as ws:
+        await ws.send(json.dumps({"type": "hello", "token": token}))
         sent = -1
         held = Held()
         while time.monotonic() < deadline:

@@ -41,7 +41,7 @@ from basra.engine import play as engine_play
 from basra.records import MatchRecord, round_deck
 from basra.rules import find_variant
 from basra.server.app import create_app
-from basra.server.config import Limits, Settings
+from basra.server.config import Limits, RatedRules, Settings
 from basra.server.listen import listening_socket
 from basra.server.main import server_config
 from basra.server.messages import apply_played
@@ -52,7 +52,7 @@ BACKENDS = ("sqlite", "postgresql")
 FAST = {"seed_window_seconds": 0.0, "summary_seconds": 0.0, "bot_delay_seconds": 0.0,
         "grace_seconds": 0.3, "clock_seconds": 30.0, "quick_match_bot_offer_seconds": 0.5,
         "pairing_seconds": 0.05, "views_fresh_seconds": 0.0,
-        "limits": Limits.unlimited()}
+        "limits": Limits.unlimited(), "rated_rules": RatedRules.open()}
 """Settings that keep the tests quick: no seed window or summary wait, bots at once, a short
 grace, and no per-address limits (every client is on loopback; the limits have tests of
 their own)."""
@@ -132,7 +132,7 @@ def running_server(settings: Settings, app: FastAPI | None = None) -> Iterator[s
     reach the root logger, where pytest's ``caplog`` sees them."""
     port = free_port()
     sock = listening_socket("127.0.0.1", port, settings)
-    server = uvicorn.Server(server_config(app or create_app(settings), "warning"))
+    server = uvicorn.Server(server_config(app or create_app(settings), "warning", settings))
     thread = threading.Thread(target=server.run, kwargs={"sockets": [sock]}, daemon=True)
     thread.start()
     deadline = time.monotonic() + 30
@@ -264,8 +264,12 @@ class Guest:
         ws_base = self.base.replace("http://", "ws://")
         self.state = {}
         self.syncing = False
-        self.socket = await connect(f"{ws_base}/ws/tables/{table_id}?token={self.token}",
-                                    max_size=None)
+        if self.token:  # a player: the token goes in the first message, never the address
+            self.socket = await connect(f"{ws_base}/ws/tables/{table_id}?auth=1",
+                                        max_size=None)
+            await self.socket.send(json.dumps({"type": "hello", "token": self.token}))
+        else:
+            self.socket = await connect(f"{ws_base}/ws/tables/{table_id}", max_size=None)
 
     async def close(self) -> None:
         if self.socket is not None:

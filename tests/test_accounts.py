@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import asyncio
 import base64
+import functools
 import hashlib
 import json
 import os
@@ -44,6 +45,7 @@ from basra.server.accounts import (
 )
 from basra.server.config import Settings
 from basra.server.errors import RateLimited, status_of
+from basra.server.hashing import Hashing
 from basra.server.passkeys import PasskeyError, RelyingParty
 from basra.store.base import ChallengeRow, PasskeyRow, PlayerRow, RatingRow
 
@@ -254,8 +256,9 @@ def test_hashing_runs_off_the_event_loop() -> None:
                 ticks += 1
 
         task = asyncio.create_task(ticker())
-        stored = await hash_password("correct horse")
-        checks = await asyncio.gather(*(check_password(stored, p)
+        hashing = Hashing(per_address=3)
+        stored = await hash_password(hashing, "192.0.2.1", "correct horse")
+        checks = await asyncio.gather(*(check_password(hashing, "192.0.2.1", stored, p)
                                         for p in ("correct horse", "wrong", None)))
         task.cancel()
         assert [c.ok for c in checks] == [True, False, False]
@@ -355,6 +358,70 @@ def test_attempts_at_once_cannot_pass_the_limit_together() -> None:
         except RateLimited:
             pass
     assert began == 5
+
+
+def test_every_attempt_counts_even_with_the_right_password() -> None:
+    """A sign-in that succeeds is no failure, but it cost a hash: past the attempts'
+    burst the address (and the account, from many addresses) waits."""
+    limiter = SignInLimiter(per_address=20, per_account=8, window=900.0, attempts=(6.0, 5))
+    for n in range(5):
+        stamp = limiter.begin("192.0.2.1", "amira", now=float(n) / 10)
+        limiter.succeeded("192.0.2.1", "amira", stamp)
+    with pytest.raises(RateLimited) as caught:
+        limiter.begin("192.0.2.1", "amira", now=0.6)
+    assert caught.value.code == "auth/too_many_attempts" and caught.value.retry_after >= 9
+    limiter.begin("192.0.2.1", "amira", now=11.0)  # one a ten seconds again
+    # One account from many addresses: its own bucket (where it never signed in before).
+    for n in range(5):
+        limiter.begin(f"198.51.100.{n}", "omar", now=0.0)
+    with pytest.raises(RateLimited):
+        limiter.begin("198.51.100.9", "omar", now=0.1)
+
+
+def test_password_failures_never_hold_passkey_sign_ins() -> None:
+    limiter = SignInLimiter(per_address=3, per_account=8, window=900.0)
+    for n in range(3):
+        limiter.begin("192.0.2.1", f"guess{n}", now=0.0)
+    with pytest.raises(RateLimited):
+        limiter.begin("192.0.2.1", "amira", now=1.0)
+    stamp = limiter.begin("192.0.2.1", now=1.0, passkey=True)  # a passkey: still fine
+    limiter.succeeded("192.0.2.1", None, stamp, passkey=True)
+    for _ in range(3):  # passkey failures have a window of their own
+        limiter.begin("192.0.2.1", now=2.0, passkey=True)
+    with pytest.raises(RateLimited):
+        limiter.begin("192.0.2.1", now=3.0, passkey=True)
+
+
+def test_hashing_takes_addresses_in_turn_and_bounds_what_waits() -> None:
+    """One address sending many checks waits behind its own: another address's check runs
+    next, not after all of them; past its share an address is told auth/busy at once."""
+    async def main() -> None:
+        hashing = Hashing(workers=1, per_address=2, most=5)
+        order: list[str] = []
+
+        def work(name: str) -> str:
+            time.sleep(0.05)
+            order.append(name)
+            return name
+
+        flood = [asyncio.create_task(hashing.run("192.0.2.66", functools.partial(work, f"f{n}")))
+                 for n in range(2)]
+        await asyncio.sleep(0)
+        with pytest.raises(RateLimited) as busy:
+            await hashing.run("192.0.2.66", functools.partial(work, "f-extra"))
+        assert busy.value.code == "auth/busy" and status_of("auth/busy") == 503
+        others = [asyncio.create_task(hashing.run(f"198.51.100.{n}",
+                                                  functools.partial(work, f"o{n}")))
+                  for n in range(3)]
+        await asyncio.sleep(0)
+        with pytest.raises(RateLimited):  # five wait in all: nobody else now
+            await hashing.run("203.0.113.1", functools.partial(work, "late"))
+        assert await asyncio.gather(*flood, *others) == ["f0", "f1", "o0", "o1", "o2"]
+        # The flooder's second check waited for the others' turns: f0, o0, f1, ...
+        assert order.index("o0") < order.index("f1")
+        assert len(hashing) == 0 and hashing.refused == 2
+
+    asyncio.run(main())
 
 
 def test_ipv6_addresses_count_by_their_64() -> None:

@@ -593,8 +593,16 @@ def test_failed_passkey_sign_ins_are_limited_per_address(backend: Backend) -> No
         r = await passkey_sign_in(base, http, stranger)
         assert (r.status_code, code_of(r)) == (429, "auth/too_many_attempts")
         assert int(r.headers["retry-after"]) >= 1
+        # Passkey failures and password failures are counted apart: guesses of one kind
+        # from a shared address never hold the other.
         r = await sign_in(base, http, "anyone", "wrong password")
-        assert r.status_code == 429  # one count for both ways of signing in
+        assert (r.status_code, code_of(r)) == (401, "auth/bad_credentials")
+        r = await sign_in(base, http, "anyone", "wrong password")
+        assert r.status_code == 401
+        r = await sign_in(base, http, "anyone", "wrong password")
+        assert (r.status_code, code_of(r)) == (429, "auth/too_many_attempts")
+        r = await passkey_sign_in(base, http, stranger)
+        assert r.status_code == 429  # still waiting out its own failures
 
     serve(backend, scenario, limits=limits(sign_ins_per_address=2))
 

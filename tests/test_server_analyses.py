@@ -11,9 +11,12 @@ from pathlib import Path
 from typing import Any
 
 import httpx
+import pytest
 
 from basra.analysis import analyse
 from basra.records import parse_record
+from basra.server import analyses as module
+from basra.server.errors import ApiError, status_of
 from basra.store import open_store
 from basra.store.base import Store
 from server_harness import bot_table, new_guest, over, play_out, serve
@@ -122,5 +125,43 @@ def test_claiming_an_analysis(url: str) -> None:  # noqa: F811
             assert sorted(r is not None for r in results) == [False, False, False, True]
         finally:
             await store.close()
+
+    asyncio.run(main())
+
+
+def test_each_asker_has_a_share_of_the_queue_and_askers_take_turns(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """One client cannot fill the expert's queue: a player (or a guest's address) holds
+    at most PER_ASKER analyses, and their second waits behind everyone's first."""
+    class Store:
+        async def analysis(self, table_id: str) -> None:
+            return None
+
+        async def claim_analysis(self, table_id: str, *_: Any) -> str:
+            return f"claim-{table_id}"
+
+    async def idle(self: module.Analyses) -> None:
+        await asyncio.Event().wait()  # the first stays running; the rest wait
+
+    monkeypatch.setattr(module.Analyses, "_run", idle)
+    record: Any = object()
+
+    async def main() -> None:
+        queue = module.Analyses(Store(), None, 1)  # type: ignore[arg-type]
+        for table, asker in (("a1", "amira"), ("a2", "amira"), ("o1", "omar"),
+                             ("l1", "@192.0.2.7"), ("o2", "omar")):
+            await queue.request(table, record, asker)
+        assert [t for t, _, _ in queue.queue] == ["a1", "o1", "l1", "a2", "o2"]
+        try:
+            await queue.request("a3", record, "amira")
+            raise AssertionError("a third analysis of one asker was taken")
+        except ApiError as refused:
+            assert refused.code == "analysis/too_many"
+            assert status_of(refused.code) == 429
+        status = await queue.status("a2")
+        assert status == {"status": "queued", "position": 4}
+        assert module.PER_ASKER == 2
+        assert queue.task is not None
+        queue.task.cancel()
 
     asyncio.run(main())

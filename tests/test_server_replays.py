@@ -11,7 +11,7 @@ from typing import Any
 import httpx
 
 from basra.bots import make_bot
-from basra.cards import names_of
+from basra.cards import NAMES, names_of
 from basra.driver import MatchDriver
 from basra.records import parse_record
 from basra.replay import replay
@@ -80,8 +80,8 @@ def test_a_finished_match_replays_with_every_hand_and_a_record_file_too(
         bad = json.loads(json.dumps(record_json))
         plays = bad["rounds"][1]["plays"]
         held = {p["card"] for p in plays[16:]}
-        plays[16]["card"] = next(c for c in ("KH", "QH", "JH", "AS") if c not in held
-                                 and c != plays[16]["card"])
+        plays[16]["card"] = next(c for c in (*("KH", "QH", "JH", "AS"), *NAMES)
+                                 if c not in held and c != plays[16]["card"])
         refused = await http.post(f"{base}/api/replays", content=json.dumps(bad))
         assert refused.status_code == 422
         error = refused.json()["error"]

@@ -260,8 +260,9 @@ def test_a_deleted_account_leaves_its_matches_under_deleted_player(url: str) -> 
 
 def test_migrating_a_0002_database_keeps_every_match_and_session(tmp_path: Path) -> None:
     """A database made by revision 0002 (guests, a finished match with rounds and plays)
-    is carried to head: every guest is still signed in with their old token, the match
-    loads as it was, and history shows it."""
+    is carried to head: every guest is still signed in with their old token (but one whose
+    session is a year old: sessions expire), the match loads as it was, and history shows
+    it."""
     path = tmp_path / "old" / "basra.sqlite3"
     path.parent.mkdir()
     old_url = f"sqlite+aiosqlite:///{path}"
@@ -275,9 +276,13 @@ def test_migrating_a_0002_database_keeps_every_match_and_session(tmp_path: Path)
 
     asyncio.run(make_old())
     old = sqlite3.connect(path)
+    # Amal's guest began 200 days ago (idle longer than a guest may be, but the upgrade
+    # counts as a use: still signed in); Badr's 400 days ago (a year old: expired).
+    amal = (datetime.now(UTC) - timedelta(days=200)).strftime("%Y-%m-%d %H:%M:%S")
+    badr = (datetime.now(UTC) - timedelta(days=400)).strftime("%Y-%m-%d %H:%M:%S")
+    old.execute("INSERT INTO players VALUES ('p1', 'Amal', 'token-hash-1', ?)", (amal,))
+    old.execute("INSERT INTO players VALUES ('p2', 'Badr', 'token-hash-2', ?)", (badr,))
     old.executescript("""
-        INSERT INTO players VALUES ('p1', 'Amal', 'token-hash-1', '2025-01-01 10:00:00');
-        INSERT INTO players VALUES ('p2', 'Badr', 'token-hash-2', '2025-01-01 10:05:00');
         INSERT INTO tables (id, kind, variant, seats, teams, clock_seconds, bot_level, status,
             created_at, finished_at, result) VALUES ('t1', 'private', 'egyptian', 2, 0, 30,
             'medium', 'finished', '2025-01-01 11:00:00', '2025-01-01 11:30:00',
@@ -293,10 +298,11 @@ def test_migrating_a_0002_database_keeps_every_match_and_session(tmp_path: Path)
     old.close()
 
     async def scenario(store: Store) -> None:
-        assert await scalars(store, "SELECT version_num FROM alembic_version") == ["0004"]
-        for pid, token in (("p1", "token-hash-1"), ("p2", "token-hash-2")):
-            player = await store.player_by_token(token)
-            assert player is not None and player.id == pid and not player.account
+        assert await scalars(store, "SELECT version_num FROM alembic_version") == ["0006"]
+        player = await store.player_by_token("token-hash-1")
+        assert player is not None and player.id == "p1" and not player.account
+        assert await store.player_by_token("token-hash-2") is None  # a year old: expired
+        assert await store.player("p2") is not None  # the guest itself is kept
         log_ = await store.load("t1")
         assert log_ is not None and not log_.table.rated
         assert [(p.seat, p.card, p.take) for p in log_.plays] == [(0, "5H", ()),

@@ -52,8 +52,10 @@ class Seat:
     server never takes it for a slow reader) and plays nothing unless told."""
 
     def __init__(self, base: str, token: str, table: str) -> None:
-        url = base.replace("http://", "ws://") + f"/ws/tables/{table}?token={token}"
-        self.ws: ClientConnection = connect(url, open_timeout=10)
+        url = base.replace("http://", "ws://") + f"/ws/tables/{table}?auth=1"
+        # Entered as a context manager (websockets wants it), left in close().
+        self.ws: ClientConnection = connect(url, open_timeout=10).__enter__()
+        self.ws.send(json.dumps({"type": "hello", "token": token}))
         self.messages: list[dict[str, Any]] = []
         self.reader = threading.Thread(target=self._read, daemon=True)
         self.reader.start()
@@ -69,7 +71,7 @@ class Seat:
         self.ws.send(json.dumps(message))
 
     def close(self) -> None:
-        self.ws.close()
+        self.ws.__exit__(None, None, None)
         self.reader.join(5)
 
 

@@ -95,7 +95,7 @@ def basra_server(data_dir: Path, *extra: str) -> Iterator[str]:
     command = [sys.executable, "-m", "basra", "serve", "--port", str(port),
                "--data-dir", str(data_dir), "--seed-window", "1", "--bot-delay", "0.2",
                "--grace", "1", "--bot-offer", "2", "--views-fresh", "0",
-               "--log-level", "warning", *extra]
+               "--log-level", "warning", "--open-rated", *extra]
     process = subprocess.Popen(command, stdout=log, stderr=subprocess.STDOUT,
                                stdin=subprocess.DEVNULL)
     base = f"http://127.0.0.1:{port}"
@@ -179,12 +179,16 @@ class Player:
     def __init__(self, browser: Browser, base: str, *, viewport: dict[str, int] | None = None,
                  locale: str = "en-US", reduced_motion: bool = False,
                  storage_state: Any = None, frame_clock: bool = False,
-                 watch: bool = False) -> None:
+                 watch: bool = False, bypass_csp: bool = True) -> None:
         self.base = base
+        # The helpers below wait on JavaScript predicates, which Playwright compiles in the
+        # page (an eval the site's Content-Security-Policy refuses): the behaviour tests
+        # let it through; tests/test_web_headers.py keeps the policy and waits on
+        # selectors only.
         self.context: BrowserContext = browser.new_context(
             viewport=viewport or DESKTOP, locale=locale,  # type: ignore[arg-type]
             reduced_motion="reduce" if reduced_motion else "no-preference",
-            storage_state=storage_state)
+            storage_state=storage_state, bypass_csp=bypass_csp)
         if frame_clock:
             self.context.add_init_script(FRAME_CLOCK)
         if watch:

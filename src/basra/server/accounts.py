@@ -1,8 +1,11 @@
 """Accounts: a guest claims a username and a password, signs in again on any device, and
 sees and ends its sessions (docs/PROTOCOL.md, "Accounts").
 
-- **Usernames** follow the nickname rules (:func:`basra.server.auth.clean_nickname`); the
-  store makes them unique, compared case-insensitively.
+- **Usernames** follow the nickname rules (:func:`basra.server.auth.clean_nickname`: no
+  invisible or variation character, ``account/username_invisible``), keep to one alphabet,
+  and the store makes them unique, compared case-insensitively (``account/username_taken``)
+  and by look (:func:`basra.confusables.lookalike_key`, Unicode's confusable skeleton: a
+  name that looks like another account's is ``account/username_lookalike``).
 - **Passwords** are 8 to 128 characters (after NFKC normalization, as NIST SP 800-63B
   advises), not all one character, and are only ever kept as an argon2id hash
   (argon2-cffi's :class:`~argon2.PasswordHasher` with OWASP's first recommended
@@ -28,7 +31,6 @@ Nothing here ever logs a password, a token or a hash.
 
 from __future__ import annotations
 
-import asyncio
 import contextlib
 import functools
 import math
@@ -36,7 +38,6 @@ import secrets
 import time
 import unicodedata
 from collections import OrderedDict, deque
-from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any
@@ -44,10 +45,19 @@ from typing import Any
 from argon2 import PasswordHasher
 from argon2.exceptions import InvalidHashError, VerificationError
 
+from basra.confusables import lookalike_key
 from basra.ratings import Rating
-from basra.server.auth import NicknameError, clean_nickname, new_id, new_token, token_hash
+from basra.server.auth import (
+    HiddenCharacter,
+    NicknameError,
+    clean_nickname,
+    new_id,
+    new_token,
+    token_hash,
+)
 from basra.server.errors import RateLimited, Refusal
-from basra.server.limits import Scope, address_key, client_address
+from basra.server.hashing import Hashing
+from basra.server.limits import AddressBuckets, Scope, address_key, client_address
 from basra.store.base import PlayerRow, RatingRow, SessionKind, SessionRow, Store
 
 PASSWORD_MIN = 8
@@ -58,9 +68,6 @@ USER_AGENT_MAX = 200
 HASHER = PasswordHasher(time_cost=2, memory_cost=19 * 1024, parallelism=1)
 """argon2id with OWASP's first recommended parameters (m=19 MiB, t=2, p=1)."""
 
-_HASHING = ThreadPoolExecutor(max_workers=1, thread_name_prefix="argon2")
-"""Where hashing runs: one hash at a time, whatever the load (sign-ins wait their turn;
-the tables keep the other cores)."""
 
 
 class UsernameError(Refusal, ValueError):
@@ -103,10 +110,14 @@ def clean_username(raw: object) -> str:
     try:
         name = clean_nickname(raw)
     except NicknameError as exc:
-        raise UsernameError(exc.message.replace("nickname", "username")) from None
+        code = "account/username_invisible" if isinstance(exc, HiddenCharacter) else None
+        raise UsernameError(exc.message.replace("nickname", "username"), code) from None
     if len(scripts_of(name)) > 1:
         raise UsernameError("a username keeps to one alphabet (no Latin and Cyrillic "
                             "letters mixed, say): it must not pass for another's")
+    if not lookalike_key(name):
+        raise UsernameError("a username needs a letter or digit that does not look like "
+                            "punctuation")
     return name
 
 
@@ -201,16 +212,17 @@ def check_password_now(stored: str | None, password: object) -> Checked:
     return Checked(True)
 
 
-async def hash_password(password: str) -> str:
-    """:func:`hash_password_now` in the hashing pool."""
-    return await asyncio.get_running_loop().run_in_executor(
-        _HASHING, hash_password_now, password)
+async def hash_password(hashing: Hashing, address: str, password: str) -> str:
+    """:func:`hash_password_now` in ``address``'s turn of the hashing pool (an
+    ``auth/busy`` refusal when it has too much waiting)."""
+    return await hashing.run(address, functools.partial(hash_password_now, password))
 
 
-async def check_password(stored: str | None, password: object) -> Checked:
-    """:func:`check_password_now` in the hashing pool."""
-    return await asyncio.get_running_loop().run_in_executor(
-        _HASHING, check_password_now, stored, password)
+async def check_password(hashing: Hashing, address: str, stored: str | None,
+                         password: object) -> Checked:
+    """:func:`check_password_now` in ``address``'s turn of the hashing pool."""
+    return await hashing.run(address,
+                             functools.partial(check_password_now, stored, password))
 
 
 # ---------------------------------------------------------------------------------------
@@ -282,11 +294,18 @@ class FailureWindows:
 
 
 class SignInLimiter:
-    """Failed sign-ins per client address and per account (docs/PROTOCOL.md, section 5).
-    An attempt is counted as a failure when it begins (:meth:`begin`, which first refuses
-    it past a limit), so attempts made at once cannot slip past the limit together; one
-    that succeeds is taken back (:meth:`succeeded`), which also clears the account's
-    count. In memory, per server process.
+    """Sign-ins per client address and per account (docs/PROTOCOL.md, section 5).
+
+    - **Failures**: an attempt is counted as a failure when it begins (:meth:`begin`,
+      which first refuses it past a limit), so attempts made at once cannot slip past the
+      limit together; one that succeeds is taken back (:meth:`succeeded`), which also
+      clears the account's count. Passkey failures are counted apart from password ones:
+      password guesses from a shared address never hold its passkey sign-ins.
+    - **Every attempt**, failed or not, also takes from a bucket per address and one per
+      account (``attempts``: a rate a minute and a burst): each costs a password hash, so
+      even the right password, sent again and again, is limited.
+
+    In memory, per server process.
 
     >>> limiter = SignInLimiter(per_address=5, per_account=2, window=60.0)
     >>> stamps = [limiter.begin("192.0.2.7", "amira", now=t) for t in (0.0, 1.0)]
@@ -297,9 +316,13 @@ class SignInLimiter:
     """
 
     def __init__(self, per_address: int, per_account: int, window: float,
-                 keys: int = 50_000) -> None:
+                 attempts: tuple[float, int] = (10.0, 20), keys: int = 50_000) -> None:
         self.addresses = FailureWindows(per_address, window, keys)
+        self.passkeys = FailureWindows(per_address, window, keys)
+        """Failed passkey sign-ins per address."""
         self.accounts = FailureWindows(per_account, window, keys)
+        self.attempts = AddressBuckets(*attempts, keys)
+        """Every attempt, by address and by account (keys ``@`` + the account's)."""
         self.known: OrderedDict[tuple[str, str], None] = OrderedDict()
         """(account, address) pairs that signed in well: the account's own limit does not
         lock its owner out where they signed in before (others' guesses from elsewhere
@@ -307,12 +330,12 @@ class SignInLimiter:
         self.most_known = keys
 
     def check(self, address: str, account: str | None = None,
-              now: float | None = None) -> None:
+              now: float | None = None, passkey: bool = False) -> None:
         """Raise ``auth/too_many_attempts`` (429, ``Retry-After``) if the address, or the
         account (a :func:`username_key`: unless this address signed in to it before),
-        may not try now."""
+        may not try now (``passkey``: a passkey sign-in, held by passkey failures only)."""
         now = time.monotonic() if now is None else now
-        waits = [self.addresses.wait(address, now)]
+        waits = [(self.passkeys if passkey else self.addresses).wait(address, now)]
         if account is not None and (account, address) not in self.known:
             waits.append(self.accounts.wait(account, now))
         wait = max((w for w in waits if w is not None), default=None)
@@ -322,20 +345,29 @@ class SignInLimiter:
                               wait, "auth/too_many_attempts")
 
     def begin(self, address: str, account: str | None = None,
-              now: float | None = None) -> float:
-        """:meth:`check`, then count the attempt as failed until it succeeds: the stamp
-        to hand :meth:`succeeded`."""
+              now: float | None = None, passkey: bool = False) -> float:
+        """:meth:`check`, then take the attempt from the buckets and count it as failed
+        until it succeeds: the stamp to hand :meth:`succeeded`."""
         now = time.monotonic() if now is None else now
-        self.check(address, account, now)
-        self.addresses.fail(address, now)
+        self.check(address, account, now, passkey)
+        waits = [self.attempts.take(address, now)]
+        if account is not None and (account, address) not in self.known:
+            waits.append(self.attempts.take("@" + account, now))
+        wait = max((w for w in waits if w is not None), default=None)
+        if wait is not None:
+            seconds = max(1, math.ceil(wait))
+            raise RateLimited(f"too many sign-ins: try again in {seconds} s", wait,
+                              "auth/too_many_attempts")
+        (self.passkeys if passkey else self.addresses).fail(address, now)
         if account is not None:
             self.accounts.fail(account, now)
         return now
 
-    def succeeded(self, address: str, account: str | None, stamp: float) -> None:
+    def succeeded(self, address: str, account: str | None, stamp: float,
+                  passkey: bool = False) -> None:
         """The attempt begun at ``stamp`` succeeded: it is not a failure, and the account's
         earlier failures are forgotten."""
-        self.addresses.forgive(address, stamp)
+        (self.passkeys if passkey else self.addresses).forgive(address, stamp)
         if account is not None:
             self.accounts.clear(account)
             self.known[(account, address)] = None

@@ -41,6 +41,10 @@ TOUCH_SECONDS = 10.0
 """How often a node moves the ``updated_at`` of the analyses it runs and holds waiting."""
 QUEUE_MOST = 50
 """Analyses one process holds waiting; more are refused (``analysis/busy``)."""
+PER_ASKER = 2
+"""Analyses one player (or, without a session, one address) may have waiting or running
+here at once; one more is refused (``analysis/too_many``). The queue takes askers in turn:
+an asker's second analysis waits behind everyone's first."""
 
 
 FAILED_MESSAGE = "the expert could not finish this analysis: ask again"
@@ -57,6 +61,8 @@ class Analyses:
         self.iterations = iterations
         self.queue: list[tuple[str, str, MatchRecord]] = []
         """Waiting here, in order: (table, claim, record); the first is the one running."""
+        self.askers: dict[str, str] = {}
+        """Who asked for each analysis in the queue."""
         self.progress: dict[str, tuple[int, int]] = {}
         """The analysis running here: plays done, plays in all."""
         self.task: asyncio.Task[None] | None = None
@@ -92,21 +98,49 @@ class Analyses:
             return {"status": "none"}
         return {"status": "running", "done": None, "total": None}  # on another node
 
-    async def request(self, table_id: str, record: MatchRecord) -> dict[str, Any] | bytes:
-        """Analyse a finished match unless it is done, or under way here or elsewhere."""
+    async def request(self, table_id: str, record: MatchRecord,
+                      asker: str = "") -> dict[str, Any] | bytes:
+        """Analyse a finished match unless it is done, or under way here or elsewhere
+        (``asker``: who asks, a player's id or an address, for their share)."""
         known = await self.status(table_id)
         if isinstance(known, bytes) or known["status"] in ("queued", "running"):
             return known
+        if asker and self._held_by(asker) >= PER_ASKER:
+            raise ApiError(f"you have {PER_ASKER} matches with the expert already: ask "
+                           "again once one is done", "analysis/too_many")
         if len(self.queue) >= QUEUE_MOST:
             raise ApiError("the expert has too many matches to analyse: ask again in a few "
                            "minutes", "analysis/busy")
         claim = await self.store.claim_analysis(table_id, self.iterations, SEED,
                                                 stale_before())
         if claim is not None:
-            self.queue.append((table_id, claim, record))
+            self.askers[table_id] = asker
+            self._insert((table_id, claim, record))
         if self.queue and (self.task is None or self.task.done()):
             self.task = asyncio.create_task(self._run(), name="analyses")
         return await self.status(table_id)
+
+    def _held_by(self, asker: str) -> int:
+        return sum(1 for table_id, _, _ in self.queue if self.askers.get(table_id) == asker)
+
+    def _insert(self, item: tuple[str, str, MatchRecord]) -> None:
+        """Into the queue in turn: ordered by how many of their asker's are ahead of them
+        (then by arrival), so that an asker's n-th waits behind every other asker's n-th.
+        The first (running) never moves."""
+        if not self.queue:
+            self.queue.append(item)
+            return
+        mine = self.askers.get(item[0], "")
+        rank = self._held_by(mine)  # the running one counts: it is its asker's turn
+        ahead = {self.askers.get(self.queue[0][0], ""): 1}
+        at = len(self.queue)
+        for index in range(1, len(self.queue)):
+            other = self.askers.get(self.queue[index][0], "")
+            if ahead.get(other, 0) > rank:
+                at = index
+                break
+            ahead[other] = ahead.get(other, 0) + 1
+        self.queue.insert(at, item)
 
     async def _run(self) -> None:
         while self.queue:
@@ -128,6 +162,7 @@ class Analyses:
             finally:
                 self.progress.pop(table_id, None)
                 self.queue.pop(0)
+                self.askers.pop(table_id, None)
 
     async def _analyse(self, table_id: str, claim: str,
                        record: MatchRecord) -> dict[str, Any] | None:
@@ -174,6 +209,7 @@ class Analyses:
                     running = False
                 else:
                     self.queue = [q for q in self.queue if q[0] != table_id]
+                    self.askers.pop(table_id, None)
         return running
 
     async def close(self) -> None:
@@ -189,4 +225,4 @@ def stale_before() -> datetime:
     return datetime.now(UTC) - timedelta(seconds=STALE_SECONDS)
 
 
-__all__ = ["QUEUE_MOST", "SEED", "STALE_SECONDS", "Analyses"]
+__all__ = ["PER_ASKER", "QUEUE_MOST", "SEED", "STALE_SECONDS", "Analyses"]

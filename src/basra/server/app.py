@@ -1,19 +1,21 @@
 """The ASGI app, assembled: the lifespan that opens the store and the lobby, the
-middleware (body limit, trusted proxies), the one error handler and the routers
-(:mod:`basra.server.routes`: guests, tables, quick match, history, variants, health, the
-websocket; docs/PROTOCOL.md), and the browser client's files."""
+middleware (security headers, body limit, trusted proxies), the one error handler and the
+routers (:mod:`basra.server.routes`: guests, tables, quick match, history, variants,
+health, the websocket; docs/PROTOCOL.md), and the browser client's files."""
 
 from __future__ import annotations
 
 import logging
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
+from typing import Any
 
 from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse, Response
 from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.middleware.gzip import GZipMiddleware
+from starlette.types import ASGIApp
 from uvicorn.middleware.proxy_headers import ProxyHeadersMiddleware
 
 from basra import __version__
@@ -24,6 +26,7 @@ from basra.server.deps import Guards, Services, services
 from basra.server.errors import Refusal, error_response, headers_of
 from basra.server.fence import FencedStore
 from basra.server.gc_pacing import GcPacer
+from basra.server.headers import SecurityHeaders
 from basra.server.limits import BodyLimit
 from basra.server.lobby import Lobby
 from basra.server.routes import ROUTERS
@@ -103,9 +106,22 @@ async def internal_error(request: Request, exc: Exception) -> JSONResponse:
     return error_response("server/internal", "the server could not do that")
 
 
+class Site(FastAPI):
+    """The app, with the security headers (:mod:`basra.server.headers`) outside even
+    the server error's handler (Starlette's outermost middleware), so that every answer
+    carries them, a 500 too."""
+
+    def __init__(self, settings: Settings, **options: Any) -> None:
+        super().__init__(**options)
+        self.settings = settings
+
+    def build_middleware_stack(self) -> ASGIApp:
+        return SecurityHeaders(super().build_middleware_stack(), self.settings)
+
+
 def create_app(settings: Settings | None = None) -> FastAPI:
     settings = settings or Settings()
-    app = FastAPI(title="Basra", version=__version__, lifespan=lifespan)
+    app = Site(settings, title="Basra", version=__version__, lifespan=lifespan)
     app.state.services = Services(settings, Guards.of(settings))
     app.add_middleware(GZipMiddleware, minimum_size=512)
     app.add_middleware(BodyLimit, most=settings.limits.max_body_bytes,

@@ -229,13 +229,16 @@ class Cluster:
     async def owner(self, table_id: str) -> str | None:
         return await self.leases.owner(table_id)
 
-    def forward(self, conn_id: str, table_id: str, owner: str, outbox: Outbox,
-                player_id: str | None) -> Forwarded:
-        """A socket of this node for a table ``owner`` holds: attach it there."""
+    def forward(self, conn_id: str, table_id: str, owner: str, outbox: Outbox,  # noqa: PLR0913
+                player_id: str | None, address: str = "", account: bool = False) -> Forwarded:
+        """A socket of this node for a table ``owner`` holds: attach it there (with its
+        client's address and whether it is signed in to an account, for the spectators'
+        limits)."""
         entry = Forwarded(conn_id, table_id, owner, outbox)
         self.forwarded[conn_id] = entry
         self.relay.publish(owner, {"k": "attach", "conn": conn_id, "table": table_id,
-                                   "player": player_id, "from": self.node})
+                                   "player": player_id, "from": self.node,
+                                   "address": address, "account": account})
         return entry
 
     def pass_on(self, entry: Forwarded, text: str) -> None:
@@ -285,7 +288,9 @@ class Cluster:
             return
         self.remote[conn_id] = (table_id, conn)
         player = data.get("player")
-        await table.inbox.put(Attach(conn, str(player) if player else None))
+        await table.inbox.put(Attach(conn, str(player) if player else None,
+                                     str(data.get("address") or ""),
+                                     bool(data.get("account"))))
 
     async def _on_in(self, data: dict[str, Any]) -> None:
         assert self.lobby is not None

@@ -40,6 +40,10 @@ class Attach:
 
     conn: Connection
     player_id: str | None
+    address: str = ""
+    """The client's address (its /64 for IPv6): spectators are limited per address."""
+    account: bool = False
+    """Signed in to an account: a spectator may take the places kept for them."""
 
 
 @dataclass(frozen=True, slots=True)

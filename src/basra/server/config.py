@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from datetime import timedelta
 from pathlib import Path
 
 
@@ -29,22 +30,47 @@ class Limits:
     spectators_per_table: int = 1000
     """Spectators one table takes at once; one more is told ``table/too_many_spectators``
     and closed (each spectator costs the table a queued message per change)."""
+    spectators_reserved: int = 50
+    """Of those, the places kept for spectators signed in to an account (a crowd of
+    guests cannot take them)."""
+    spectators_per_address: int = 10
+    """Spectators of one table from one address."""
+    syncs_per_minute: float = 30.0
+    sync_burst: int = 5
+    """Full states (``sync``) one connection may ask for: a burst, then this many a
+    minute; more are refused with ``protocol/rate_limited``."""
+    address_messages_per_second: float = 40.0
+    address_message_burst: int = 200
+    """Messages one address may send in all, across all its sockets (each socket keeps
+    its own bucket too); past it they are dropped as a socket's are."""
     sign_ins_per_address: int = 20
     """Failed sign-ins one address may make in ``sign_in_window_seconds``; then it waits."""
     sign_ins_per_account: int = 8
     """Failed sign-ins to one account in ``sign_in_window_seconds`` (from anywhere)."""
     sign_in_window_seconds: float = 900.0
+    sign_in_attempts_per_minute: float = 10.0
+    sign_in_attempt_burst: int = 20
+    """Sign-ins of any outcome one address, or one account, may make (a burst, then this
+    many a minute): each costs a password hash, the right password's too."""
     exports_per_minute: float = 1.0
     """Data exports (GET /api/account/export) one player may ask for a minute."""
     views_per_minute: float = 120.0
     view_burst: int = 60
     """Profiles and leaderboards one address may ask for (a burst, then this many a
     minute): public, and each costs a few queries."""
+    invites_per_minute: float = 10.0
+    invite_burst: int = 20
+    """Invite codes one address may look up (opening ``/join/CODE``, joining by code): a
+    burst, then this many a minute."""
     rebuilds_per_minute: float = 30.0
     rebuild_burst: int = 20
     """Answers about matches that left memory and must be rebuilt from the store (a
     finished match's info, record, replay or last state, not asked for lately), per
     address: a burst, then this many a minute."""
+    http_connections_per_address: int = 64
+    """HTTP connections one address may hold open at once (not counting its websockets,
+    which ``sockets_per_address`` caps; trusted proxies are not counted); one more is
+    closed at once."""
     max_body_bytes: int = 16 * 1024
     """Largest HTTP request body; a larger one is answered 413."""
     trusted_proxies: tuple[str, ...] = ()
@@ -59,9 +85,37 @@ class Limits:
         return cls(messages_per_second=10_000, message_burst=10_000, flood_close=big,
                    guests_per_minute=big, guest_burst=big, tables_per_minute=big,
                    table_burst=big, sockets_per_address=big, sign_ins_per_address=big,
+                   spectators_per_address=big, syncs_per_minute=big, sync_burst=big,
+                   address_messages_per_second=big, address_message_burst=big,
                    sign_ins_per_account=big, exports_per_minute=big,
+                   sign_in_attempts_per_minute=big, sign_in_attempt_burst=big,
                    views_per_minute=big, view_burst=big, rebuilds_per_minute=big,
-                   rebuild_burst=big)
+                   rebuild_burst=big, http_connections_per_address=0,
+                   invites_per_minute=big, invite_burst=big)
+
+
+@dataclass(frozen=True, slots=True)
+class RatedRules:
+    """What a rated result needs (:mod:`basra.server.rated_play`)."""
+
+    least_rounds: int = 1
+    """Whole rounds a rated match must see (else it is aborted)."""
+    least_seconds: float = 60.0
+    """Seconds a rated match must last from its table's opening (else it is aborted)."""
+    account_age: timedelta = timedelta(days=1)
+    """How old an account must be to play rated."""
+    first_games: int = 3
+    """Matches an account must have finished (any kind) to play rated."""
+    aborts_per_day: int = 3
+    """Rated matches a player may abort in 24 hours and still play rated."""
+    pair_per_day: int = 3
+    """Rated matches two players may play against each other in 24 hours."""
+
+    @classmethod
+    def open(cls) -> RatedRules:
+        """No threshold at all (``basra serve --open-rated``: trials and tests)."""
+        return cls(least_rounds=0, least_seconds=0.0, account_age=timedelta(0),
+                   first_games=0, aborts_per_day=10**9, pair_per_day=10**9)
 
 
 @dataclass(frozen=True, slots=True)
@@ -118,9 +172,17 @@ class Settings:
     """The kernel's send buffer for each connection (bytes; 0: the system's default)."""
     tcp_user_timeout_seconds: float = 20.0
     """The kernel drops a connection whose data stays unacknowledged this long."""
+    request_head_seconds: float = 10.0
+    """An HTTP request's head must arrive within this long of the connection opening (or
+    of its first byte on a kept-alive connection), else the connection is closed
+    (:mod:`basra.server.http_guard`)."""
+    request_body_seconds: float = 30.0
+    """An HTTP request's body must arrive within this long of its head."""
     sweep_seconds: float = 1.0
     """How often the lobby drops lapsed tickets and evicts finished tables."""
     limits: Limits = field(default_factory=Limits)
+    rated_rules: RatedRules = field(default_factory=RatedRules)
+    """What a rated result needs (:mod:`basra.server.rated_play`)."""
     gc_pacing: bool = False
     """Freeze the garbage collector's survivors every second and collect fully now and
     then (:mod:`basra.server.gc_pacing`): ``basra serve`` does; the tests' servers in one
@@ -135,12 +197,19 @@ class Settings:
     (:mod:`basra.server.analyses`): ``basra analyse --iterations`` gives the same."""
     pairing_seconds: float = 2.0
     """How often quick match pairs each variant's pool (:mod:`basra.server.pairing`)."""
+    public_origin: str | None = None
+    """The site's origin as people reach it (``https://play.example.org``, as
+    :func:`basra.server.origin.parse_origin` writes it): its pages' ``og:`` links, the
+    Content-Security-Policy's socket and, unless named below, the passkeys' relying party.
+    None: the origin of the address the server listens on (``scope["server"]``, never a
+    request's ``Host``); ``basra serve`` always sets one (``http://localhost:PORT`` on
+    loopback)."""
     passkey_rp_id: str | None = None
     """The WebAuthn relying party id (the site's domain, ``play.example.org``); None: the
-    host name each request came to (right for one domain; set it behind several)."""
+    host name of :attr:`public_origin` (set it to share passkeys with sibling domains)."""
     passkey_origins: tuple[str, ...] = ()
-    """Origins a passkey ceremony may come from (``https://play.example.org``); empty: the
-    origin each request came to."""
+    """Origins a passkey ceremony may come from (``https://play.example.org``); empty:
+    :attr:`public_origin` alone."""
     bot_seed: str | None = None
     """For tests: every bot's seed is this text and its seat number (the same bots on every
     table), instead of fresh randomness."""

@@ -6,6 +6,9 @@ session, or as an account."""
 from __future__ import annotations
 
 import asyncio
+import contextlib
+import time
+from collections import OrderedDict
 from dataclasses import dataclass, field
 from typing import Annotated
 
@@ -17,9 +20,40 @@ from basra.server.accounts import SignInLimiter
 from basra.server.auth import token_hash
 from basra.server.config import Limits, Settings
 from basra.server.errors import ApiError
+from basra.server.hashing import Hashing
 from basra.server.limits import AddressBuckets, AddressLimit, SocketCounts
 from basra.server.lobby import Lobby
-from basra.store.base import PlayerRow, SessionRow, Store
+from basra.store.base import SESSION_TOUCH, PlayerRow, SessionRow, Store, StoreError
+
+
+class SessionTouches:
+    """Marks sessions used (``last_seen_at``, which their expiry counts from) at most once
+    per :data:`~basra.store.base.SESSION_TOUCH` each, from this process, in the
+    background: a request never waits for it."""
+
+    def __init__(self, most: int = 100_000) -> None:
+        self.last: OrderedDict[str, float] = OrderedDict()
+        self.most = most
+        self.pending: set[asyncio.Task[None]] = set()
+
+    def used(self, store: Store, hashed: str, now: float | None = None) -> None:
+        now = time.monotonic() if now is None else now
+        last = self.last.get(hashed)
+        if last is not None and now - last < SESSION_TOUCH.total_seconds():
+            return
+        self.last[hashed] = now
+        self.last.move_to_end(hashed)
+        while len(self.last) > self.most:
+            self.last.popitem(last=False)
+        task = asyncio.create_task(self._touch(store, hashed))
+        self.pending.add(task)
+        task.add_done_callback(self.pending.discard)
+
+    @staticmethod
+    async def _touch(store: Store, hashed: str) -> None:
+        # On failure the next use tries again within the hour; nothing is lost.
+        with contextlib.suppress(StoreError):
+            await store.touch_session(hashed)
 
 
 @dataclass
@@ -36,9 +70,18 @@ class Guards:
     exports: AddressBuckets = field(default_factory=lambda: AddressBuckets(1.0, 1))
     """Data exports, keyed by player: one a minute."""
     exporting: asyncio.Semaphore = field(default_factory=lambda: asyncio.Semaphore(1))
-    """One export streams at a time (each rebuilds records); the next waits its turn."""
+    """Exports rebuild one record at a time between them (never held while sending)."""
     views: AddressLimit = field(default_factory=lambda: _views(Limits()))
     """Profiles and leaderboards asked for, per address."""
+    invites: AddressLimit = field(default_factory=lambda: _invites(Limits()))
+    """Invite codes looked up (the invite page and joining), per address: a code cannot
+    be guessed at speed."""
+    messages: AddressBuckets = field(default_factory=lambda: _messages(Limits()))
+    """Websocket messages per address, across all its sockets."""
+    hashing: Hashing = field(default_factory=Hashing)
+    """Password hashes, in turn per address (:mod:`basra.server.hashing`)."""
+    touches: SessionTouches = field(default_factory=SessionTouches)
+    """Sessions marked used (their expiry counts from it)."""
     rebuilds: AddressLimit = field(default_factory=lambda: _rebuilds(Limits()))
     """Answers about a table that left memory and is not kept rebuilt (its info, record,
     replay or last state: each rebuilds it from the store), per address."""
@@ -51,17 +94,28 @@ class Guards:
                    SocketCounts(limits.sockets_per_address),
                    _sign_ins(limits), _challenges(limits),
                    AddressBuckets(limits.exports_per_minute, 1), asyncio.Semaphore(1),
-                   _views(limits), _rebuilds(limits))
+                   _views(limits), _invites(limits), _messages(limits), Hashing(),
+                   SessionTouches(), _rebuilds(limits))
 
 
 def _sign_ins(limits: Limits) -> SignInLimiter:
     return SignInLimiter(limits.sign_ins_per_address, limits.sign_ins_per_account,
-                         limits.sign_in_window_seconds)
+                         limits.sign_in_window_seconds,
+                         (limits.sign_in_attempts_per_minute, limits.sign_in_attempt_burst))
 
 
 def _views(limits: Limits) -> AddressLimit:
     return AddressLimit("profile, leaderboard and replay views", limits.views_per_minute,
                         limits.view_burst)
+
+
+def _messages(limits: Limits) -> AddressBuckets:
+    return AddressBuckets(limits.address_messages_per_second * 60,
+                          limits.address_message_burst)
+
+
+def _invites(limits: Limits) -> AddressLimit:
+    return AddressLimit("invite codes tried", limits.invites_per_minute, limits.invite_burst)
 
 
 def _rebuilds(limits: Limits) -> AddressLimit:
@@ -126,11 +180,18 @@ def limit_rebuild(conn: HTTPConnection, table_id: str) -> None:
         get_guards(conn).rebuilds.check(conn.scope)
 
 
-async def player_of(store: Store, token: str | None) -> PlayerRow | None:
-    """The guest a session token names, if any."""
+async def player_of(store: Store, token: str | None,
+                    touches: SessionTouches | None = None) -> PlayerRow | None:
+    """The guest a session token names, if any (its session marked used, through
+    ``touches``)."""
     if not token:
         return None
-    return await store.player_by_token(token_hash(token))
+    hashed = token_hash(token)
+    player = await store.player_by_token(hashed)
+    if player is not None and touches is not None:
+        touches.used(store, hashed)
+    return player
+
 
 
 def bearer(authorization: str | None) -> str:
@@ -141,7 +202,7 @@ async def maybe_player(conn: HTTPConnection,
                        authorization: Annotated[str | None, Header()] = None
                        ) -> PlayerRow | None:
     """The guest a request's ``Authorization: Bearer TOKEN`` names, or None."""
-    return await player_of(get_store(conn), bearer(authorization))
+    return await player_of(get_store(conn), bearer(authorization), get_guards(conn).touches)
 
 
 async def current_player(player: Annotated[PlayerRow | None, Depends(maybe_player)]

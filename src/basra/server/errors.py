@@ -23,6 +23,7 @@ from basra.errors import BasraError
 STATUS: Mapping[str, int] = {
     "auth/required": 401,
     "guest/bad_nickname": 422,
+    "guest/nickname_invisible": 422,
     "request/invalid": 422,
     "request/too_large": 413,
     "rate/limited": 429,
@@ -39,12 +40,15 @@ STATUS: Mapping[str, int] = {
     "server/internal": 500,
     "account/bad_username": 422,
     "account/username_taken": 409,
+    "account/username_invisible": 422,
+    "account/username_lookalike": 409,
     "account/weak_password": 422,
     "account/already": 409,
     "account/required": 403,
     "account/confirm": 422,
     "auth/bad_credentials": 401,
     "auth/too_many_attempts": 429,
+    "auth/busy": 503,
     "auth/guest_sign_out": 409,
     "session/not_found": 404,
     "passkey/failed": 400,
@@ -58,6 +62,7 @@ STATUS: Mapping[str, int] = {
     "replay/not_found": 404,
     "replay/bad_record": 422,
     "analysis/busy": 503,
+    "analysis/too_many": 429,
 }
 """HTTP status by error code; a code not listed answers :data:`DEFAULT_STATUS`, and an
 ``http/NNN`` code (Starlette's own: unknown paths and methods) answers NNN."""

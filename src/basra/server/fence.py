@@ -25,6 +25,7 @@ from basra.store.base import (
     LeaderRow,
     PasskeyRow,
     PlayerRow,
+    PlayRecord,
     PlayRow,
     RatedGame,
     RatingPoint,
@@ -81,6 +82,9 @@ class FencedStore(Store):
     async def player_by_token(self, token_hash: str) -> PlayerRow | None:
         return await self.inner.player_by_token(token_hash)
 
+    async def touch_session(self, token_hash: str) -> None:
+        await self.inner.touch_session(token_hash)
+
     async def player(self, player_id: str) -> PlayerRow | None:
         return await self.inner.player(player_id)
 
@@ -115,12 +119,21 @@ class FencedStore(Store):
     async def history(self, player_id: str, limit: int = 50) -> list[HistoryRow]:
         return await self.inner.history(player_id, limit)
 
+    async def play_record(self, player_id: str, since: datetime) -> PlayRecord:
+        return await self.inner.play_record(player_id, since)
+
+    async def rated_between(self, first: str, second: str, since: datetime) -> int:
+        return await self.inner.rated_between(first, second, since)
+
     async def claim_account(self, player_id: str, username: str,
                             password_hash: str | None) -> PlayerRow:
         return await self.inner.claim_account(player_id, username, password_hash)
 
     async def account(self, username: str) -> AccountRow | None:
         return await self.inner.account(username)
+
+    async def lookalike(self, username: str) -> str | None:
+        return await self.inner.lookalike(username)
 
     async def set_password(self, player_id: str, password_hash: str) -> None:
         await self.inner.set_password(player_id, password_hash)

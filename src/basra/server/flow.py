@@ -29,6 +29,7 @@ from basra.server.commands import Command
 from basra.server.config import Settings
 from basra.server.messages import State
 from basra.server.protocol import PlayMessage, ProtocolError
+from basra.server.rated_play import not_eligible, too_short
 from basra.server.redaction import redact
 from basra.server.seats import Seat, seat_of_player
 from basra.server.seeding import Seeding, parts
@@ -294,8 +295,22 @@ class TableFlow:
     async def _store_result(self, match: Match, resigned: int | None) -> None:
         result = snapshot.result_json(match, resigned)
         rated = self.rated_game(match)
+        rules = self.settings.rated_rules
+        now = datetime.now(UTC)
+        if rated is not None and too_short(
+                match, (now - self.row.created_at).total_seconds(), rules) is not None:
+            rated = None  # too little play: aborted
         if self.row.rated and rated is None:
-            result["aborted"] = True  # ended before both sides played: not rated
+            result["aborted"] = True  # ended before both sides played enough: not rated
+            # Whose abort it is (counted against them): who never played, who resigned.
+            result["aborted_by"] = sorted(
+                {s.number for s in self.seats if s.number not in self.played}
+                | ({resigned} if resigned is not None else set()))
+        if rated is not None:
+            unrated = await not_eligible(self.store, rated.players, now, rules)
+            if unrated is not None:  # finished as a casual match, and says why
+                result["unrated"] = unrated
+                rated = None
         self.result = await self.store.finish_table(self.row.id, result, rated)
 
     async def _finish(self, stored: bool = False) -> None:

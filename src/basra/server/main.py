@@ -21,9 +21,11 @@ from fastapi import FastAPI
 from basra.cliargs import OneLineParser, seconds, whole_number
 from basra.server.app import create_app
 from basra.server.bot_pool import watch_parent
-from basra.server.config import Limits, Settings
+from basra.server.config import Limits, RatedRules, Settings
+from basra.server.http_guard import guarded_http, open_files_limit
 from basra.server.listen import listening_socket
 from basra.server.logs import setup_logging
+from basra.server.origin import EXAMPLE, bind_origin, is_loopback, parse_origin
 
 log = logging.getLogger("basra.serve")
 
@@ -77,21 +79,38 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--workers", type=whole_number(1), default=1, metavar="N",
                         help="run N server processes on this address (cluster mode: "
                              "needs --redis; default 1)")
+    parser.add_argument("--public-origin", type=public_origin, default=None, metavar="URL",
+                        help="the address people open the site at, e.g. "
+                             f"{EXAMPLE}: its links and passkeys name it (required "
+                             "unless --host is loopback; there the default is "
+                             "http://localhost:PORT)")
     parser.add_argument("--passkey-rp-id", default=None, metavar="DOMAIN",
-                        help="the site's domain for passkeys (default: the host each "
-                             "request names)")
+                        help="the site's domain for passkeys (default: the host of "
+                             "--public-origin)")
     parser.add_argument("--passkey-origin", action="append", default=[], metavar="URL",
                         help="an origin passkeys may be used from, e.g. "
-                             "https://play.example.org (repeatable; default: the request's)")
+                             f"{EXAMPLE} (repeatable; default: --public-origin)")
     parser.add_argument("--analysis-iterations", type=whole_number(1), default=300,
                         metavar="N", help="the expert's budget for each play of a match it "
                         "analyses (default 300; basra analyse --iterations N --seed 0 "
                         "gives the same analysis)")
     parser.add_argument("--no-limits", action="store_true",
                         help="no per-address limits (load tests on loopback only)")
+    parser.add_argument("--open-rated", action="store_true",
+                        help="rated play for every account at once, with no least play, "
+                             "no pair limit (trials and tests only: it lets ratings be "
+                             "farmed)")
     parser.add_argument("--log-level", default="info",
                         choices=["debug", "info", "warning", "error"])
     return parser
+
+
+def public_origin(text: str) -> str:
+    """An argparse type: an origin (:func:`basra.server.origin.parse_origin`)."""
+    try:
+        return parse_origin(text)
+    except ValueError as exc:
+        raise argparse.ArgumentTypeError(str(exc)) from None
 
 
 def settings_from(args: argparse.Namespace) -> Settings:
@@ -105,11 +124,12 @@ def settings_from(args: argparse.Namespace) -> Settings:
                     rematch_window_seconds=args.rematch_window, limits=limits,
                     bot_workers=args.bot_workers, redis_url=args.redis,
                     redis_prefix=args.redis_prefix, gc_pacing=True,
-                    passkey_rp_id=args.passkey_rp_id,
+                    public_origin=args.public_origin, passkey_rp_id=args.passkey_rp_id,
                     views_fresh_seconds=args.views_fresh,
                     saying_gap_seconds=args.saying_gap,
                     analysis_iterations=args.analysis_iterations,
-                    passkey_origins=tuple(args.passkey_origin))
+                    passkey_origins=tuple(args.passkey_origin),
+                    rated_rules=RatedRules.open() if args.open_rated else RatedRules())
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -131,16 +151,31 @@ def main(argv: Sequence[str] | None = None) -> int:
     if args.workers > 1 and not args.redis:
         parser.error("--workers N runs a cluster on this machine: it needs --redis URL "
                      "(and a shared --db, PostgreSQL)")
+    if args.public_origin is None and not is_loopback(args.host):
+        parser.error(f"--host {args.host} is not loopback: add --public-origin {EXAMPLE} "
+                     "(the address people open the site at; its links and passkeys "
+                     "name it)")
     setup_logging(args.log_level)
+    if args.public_origin is None and args.trusted_proxy:
+        log.warning("behind a proxy without --public-origin: links and passkeys name "
+                    "http://localhost:%d, not the address people open", args.port)
     if args.redis and not (args.db or "").startswith("postgresql"):
         log.warning("cluster mode on SQLite: every node must reach the same file; "
                     "PostgreSQL is the cluster's database")
     settings = settings_from(args)
     try:
+        open_files = open_files_limit()
+    except RuntimeError as exc:
+        parser.error(str(exc))
+    try:
         sock = listening_socket(args.host, args.port, settings)
     except OSError as exc:
         parser.error(f"cannot listen on {args.host}:{args.port}: {exc.strerror or exc}")
-    log.info("serving on http://%s:%d", args.host, args.port)
+    if settings.public_origin is None:  # loopback: the port as bound (--port 0 too)
+        settings = replace(settings,
+                           public_origin=bind_origin(args.host, sock.getsockname()[1]))
+    log.info("serving on http://%s:%d (open files up to %d)", args.host, args.port,
+             open_files)
     if args.workers > 1:
         return supervise(args.workers, settings, sock, args.log_level)
     run_node(settings, sock, args.log_level)
@@ -154,7 +189,7 @@ def run_node(settings: Settings, sock: socket.socket, log_level: str,
     if parent is not None:
         watch_parent(parent)
     setup_logging(log_level)
-    server = uvicorn.Server(server_config(create_app(settings), log_level))
+    server = uvicorn.Server(server_config(create_app(settings), log_level, settings))
     # uvicorn raises a captured Ctrl-C or SIGINT again once it has shut down cleanly
     with contextlib.suppress(KeyboardInterrupt):
         server.run(sockets=[sock])
@@ -195,8 +230,11 @@ def supervise(workers: int, settings: Settings, sock: socket.socket, log_level: 
     return 0
 
 
-def server_config(app: FastAPI, log_level: str) -> uvicorn.Config:
-    """How uvicorn runs the app: frames up to 16 KiB, and no proxy headers of its own (the
-    app reads ``X-Forwarded-For`` from ``--trusted-proxy`` only)."""
+def server_config(app: FastAPI, log_level: str,
+                  settings: Settings | None = None) -> uvicorn.Config:
+    """How uvicorn runs the app: frames up to 16 KiB, no proxy headers of its own (the
+    app reads ``X-Forwarded-For`` from ``--trusted-proxy`` only), and HTTP connections
+    with deadlines and a cap per address (:mod:`basra.server.http_guard`)."""
     return uvicorn.Config(app, log_config=None, log_level=log_level, ws_max_size=16 * 1024,
-                          proxy_headers=False, lifespan="on")
+                          proxy_headers=False, lifespan="on",
+                          http=guarded_http(settings or Settings()))

@@ -9,12 +9,15 @@ of a seat is encoded once for all its connections.
 from __future__ import annotations
 
 import asyncio
+import time
+from collections import Counter
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 from basra.cards import NAMES, names_of
 from basra.engine import Match, legal_plays
 from basra.server.commands import Command, Connection, Detach
+from basra.server.config import Limits
 from basra.server.messages import Played, ServerMessage, State, encode
 from basra.server.seats import Seat
 from basra.server.seeding import Seeding
@@ -155,14 +158,64 @@ def result_json(match: Match, resigned: int | None = None) -> dict[str, Any]:
     return out
 
 
+SPECTATOR_STATE_FRESH = 0.25
+"""Seconds the spectators' encoded full state is sent again as it is (same version)."""
+
+
 class Audience:
     """Everyone connected to a table: the seats' connections and the spectators'."""
 
     def __init__(self, inbox: asyncio.Queue[Command]) -> None:
         self.inbox = inbox
         self.spectators: set[Connection] = set()
+        self.watching_from: dict[Connection, str] = {}
+        """Each spectator's address."""
+        self.per_address: Counter[str] = Counter()
+        """Spectators by address."""
+        self.spectator_text: tuple[tuple[int, int], float, str] | None = None
+        """The spectators' full state as last encoded: its (version, spectators), when."""
         self.lost: set[Connection] = set()
         """Connections their outbox closed, waiting for the actor to detach them."""
+
+    def refuse_spectator(self, address: str, account: bool, limits: Limits) -> str | None:
+        """Why one more spectator from ``address`` is not taken (None: it is). The last
+        ``spectators_reserved`` places are kept for spectators signed in to an account, and
+        one address takes at most ``spectators_per_address`` places."""
+        room = limits.spectators_per_table - (0 if account else limits.spectators_reserved)
+        if len(self.spectators) >= room:
+            return ("this table has as many spectators as it takes: try again later, or "
+                    "watch another match")
+        if address and self.per_address[address] >= limits.spectators_per_address:
+            return (f"at most {limits.spectators_per_address} spectators of one table from "
+                    "one address")
+        return None
+
+    def watch(self, conn: Connection, address: str) -> None:
+        self.spectators.add(conn)
+        if address:
+            self.watching_from[conn] = address
+            self.per_address[address] += 1
+
+    def unwatch(self, conn: Connection) -> None:
+        self.spectators.discard(conn)
+        address = self.watching_from.pop(conn, None)
+        if address is not None:
+            self.per_address[address] -= 1
+            if self.per_address[address] <= 0:
+                del self.per_address[address]
+
+    def spectators_state(self, version: int, make: Callable[[], State]) -> str:
+        """The spectators' full state, encoded once per version and number of spectators
+        for at most :data:`SPECTATOR_STATE_FRESH` seconds (its clock's time left is that
+        old at most): a crowd that joins or asks ``sync`` costs one encoding."""
+        key = (version, len(self.spectators))
+        now = time.monotonic()
+        cached = self.spectator_text
+        if cached is not None and cached[0] == key and now - cached[1] <= SPECTATOR_STATE_FRESH:
+            return cached[2]
+        text = encode(make())
+        self.spectator_text = (key, now, text)
+        return text
 
     def connections(self, seats: list[Seat]) -> list[Connection]:
         return [c for s in seats for c in s.connections] + list(self.spectators)

@@ -287,20 +287,21 @@ class Table(TableFlow):
         seat = seat_of_player(self.seats, command.player_id)
         if conn.closed:
             return
-        if seat is None and (len(self.audience.spectators)
-                             >= self.settings.limits.spectators_per_table):
-            conn.put(Error("table/too_many_spectators", "this table has as many spectators as "
-                           "it takes: try again later, or watch another match"))
-            conn.close("too many spectators", code=1013, flush=True)
-            return
+        if seat is None:
+            refused = self.audience.refuse_spectator(command.address, command.account,
+                                                     self.settings.limits)
+            if refused is not None:
+                conn.put(Error("table/too_many_spectators", refused))
+                conn.close("too many spectators", code=1013, flush=True)
+                return
         self.empty_since = None
         if seat is None:
-            self.audience.spectators.add(conn)
+            self.audience.watch(conn, command.address)
         else:
             self._seat_connection(seat, conn)
         self.audience.send(conn, Welcome(self.row.id, None if seat is None else seat.number))
         if seat is None:  # nothing changed for anyone else
-            self.audience.send(conn, self.state_for(None))
+            self.audience.send(conn, self._spectators_state())
             return
         if self.timers.arrival is not None:
             if not seating.missing(self.seats):
@@ -314,6 +315,10 @@ class Table(TableFlow):
         if seat.away:  # back: what a bot played for them meanwhile, in plain words
             self.audience.send(conn, Away(list(seat.away)))
             seat.away.clear()
+
+    def _spectators_state(self) -> str:
+        """The spectators' full state, encoded once for a crowd (snapshot.Audience)."""
+        return self.audience.spectators_state(self.version, lambda: self.state_for(None))
 
     def _seat_connection(self, seat: Seat, conn: Connection) -> None:
         """A seat's player connects: the seat is theirs again (a bot stops playing it)."""
@@ -334,7 +339,7 @@ class Table(TableFlow):
         conn = command.conn
         self.audience.lost.discard(conn)
         self.seeding.forget(conn)
-        self.audience.spectators.discard(conn)
+        self.audience.unwatch(conn)
         if not self.audience.connections(self.seats):
             self.empty_since = time.monotonic()
         seat = seat_of(self.seats, conn)
@@ -360,7 +365,8 @@ class Table(TableFlow):
         elif message.type == "ping":
             self.audience.send(conn, Pong(self.version))
         elif message.type == "sync":  # a client that could not apply a played message
-            self.audience.send(conn, self.state_for(None if seat is None else seat.number))
+            self.audience.send(conn, self.state_for(seat.number) if seat is not None
+                               else self._spectators_state())
         elif message.type == "ready":
             if seat is None:
                 raise ProtocolError("spectators are never waited for", "ready/not_seated")

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from abc import ABC, abstractmethod
 from dataclasses import dataclass, field
-from datetime import datetime
+from datetime import datetime, timedelta
 from typing import Any, Literal
 
 TableKind = Literal["bot", "quick", "private"]
@@ -31,6 +31,11 @@ class DuplicatePlay(StoreError):
 
 class UsernameTaken(StoreError):
     """Another account has this username (compared case-insensitively)."""
+
+
+class UsernameLookalike(StoreError):
+    """Another account's username looks like this one (the same
+    :func:`~basra.confusables.lookalike_key`: Unicode's confusable skeleton)."""
 
 
 class AlreadyClaimed(StoreError):
@@ -88,6 +93,17 @@ class AccountRow:
 SessionKind = Literal["guest", "password", "passkey"]
 
 
+SESSION_IDLE = timedelta(days=30)
+"""An account's session unused this long has expired (signed out)."""
+GUEST_SESSION_IDLE = timedelta(days=180)
+"""A guest's session unused this long has expired (the guest is gone with it: a guest has
+no other way in)."""
+SESSION_MAX_AGE = timedelta(days=365)
+"""Any session this old has expired, however often it is used."""
+SESSION_TOUCH = timedelta(hours=1)
+"""How often a session's ``last_seen_at`` is moved at most (one write an hour)."""
+
+
 @dataclass(frozen=True, slots=True)
 class SessionRow:
     """A signed-in device: the store keeps the SHA-256 of its token, never the token."""
@@ -99,6 +115,9 @@ class SessionRow:
     created_at: datetime
     user_agent: str | None = None
     address: str | None = None
+    last_seen_at: datetime | None = None
+    """When it was last used (kept to the hour: :data:`SESSION_TOUCH`); None: not since it
+    began."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -237,6 +256,17 @@ class PlayRow:
 
 
 @dataclass(frozen=True, slots=True)
+class PlayRecord:
+    """What :meth:`Store.play_record` counts of one player."""
+
+    finished: int
+    """Matches finished (any kind)."""
+    aborted: int
+    """Rated matches the player aborted (never played, or resigned too early: the result's
+    ``aborted_by`` names their seat) in the window asked for."""
+
+
+@dataclass(frozen=True, slots=True)
 class HistoryRow:
     """A finished match as a player's history shows it."""
 
@@ -292,7 +322,12 @@ class Store(ABC):
 
     @abstractmethod
     async def player_by_token(self, token_hash: str) -> PlayerRow | None:
-        """The player a live session's token names (never a deleted one)."""
+        """The player a live session's token names (never a deleted one; an expired
+        session, :data:`SESSION_IDLE`, names nobody)."""
+
+    @abstractmethod
+    async def touch_session(self, token_hash: str) -> None:
+        """The session was used now (its ``last_seen_at``; callers keep it to the hour)."""
 
     @abstractmethod
     async def rename_player(self, player_id: str, nickname: str) -> None:
@@ -306,11 +341,17 @@ class Store(ABC):
     async def claim_account(self, player_id: str, username: str,
                             password_hash: str | None) -> PlayerRow:
         """Make a guest an account: its username (unique case-insensitively, else
-        :class:`UsernameTaken`) and password hash; its history and sessions stay."""
+        :class:`UsernameTaken`; looking like no other account's, else
+        :class:`UsernameLookalike`) and password hash; its history and sessions stay."""
 
     @abstractmethod
     async def account(self, username: str) -> AccountRow | None:
         """The account of this username (any case), if any and not deleted."""
+
+    @abstractmethod
+    async def lookalike(self, username: str) -> str | None:
+        """The username of an account (not deleted) that looks like this one (the same
+        :func:`~basra.confusables.lookalike_key`), if any."""
 
     @abstractmethod
     async def set_password(self, player_id: str, password_hash: str) -> None: ...
@@ -450,3 +491,12 @@ class Store(ABC):
     @abstractmethod
     async def history(self, player_id: str, limit: int = 50) -> list[HistoryRow]:
         """The player's finished matches, newest first."""
+
+    @abstractmethod
+    async def play_record(self, player_id: str, since: datetime) -> PlayRecord:
+        """How much the player has played: matches finished in all, and rated matches they
+        aborted since ``since``."""
+
+    @abstractmethod
+    async def rated_between(self, first: str, second: str, since: datetime) -> int:
+        """Rated matches the two players finished against each other since ``since``."""

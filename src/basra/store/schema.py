@@ -99,9 +99,12 @@ players = Table(
     Column("username_key", Text, nullable=True),  # case-folded: what makes it unique
     Column("password_hash", Text, nullable=True),
     Column("deleted_at", UtcDateTime, nullable=True),
+    # basra.confusables.lookalike_key(username): no two live accounts look alike (0005)
+    Column("username_skeleton", Text, nullable=True),
     PrimaryKeyConstraint("id"),
     UniqueConstraint("token_hash"),
     Index(None, "username_key", unique=True),
+    Index(None, "username_skeleton"),
 )
 """``token_hash`` is the hash of the guest's first session's token (0001 kept sessions
 here; since 0003 they are in ``sessions``, which alone signs anyone in)."""
@@ -113,6 +116,7 @@ sessions = Table(
     *required(token_hash=Text, kind=Text, created_at=UtcDateTime),
     Column("user_agent", Text, nullable=True),
     Column("address", Text, nullable=True),
+    Column("last_seen_at", UtcDateTime, nullable=True),
     PrimaryKeyConstraint("id"),
     UniqueConstraint("token_hash"),
     Index(None, "player_id"),

@@ -44,10 +44,13 @@ from sqlalchemy import (
     ColumnElement,
     Select,
     Table,
+    and_,
+    case,
     delete,
     event,
     func,
     insert,
+    literal,
     select,
     text,
     update,
@@ -57,9 +60,13 @@ from sqlalchemy.exc import IntegrityError, SQLAlchemyError
 from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine, create_async_engine
 from sqlalchemy.pool import NullPool
 
+from basra.confusables import lookalike_key
 from basra.ratings import Rating, rate_game
 from basra.store.base import (
     DELETED_NAME,
+    GUEST_SESSION_IDLE,
+    SESSION_IDLE,
+    SESSION_MAX_AGE,
     AccountRow,
     AlreadyClaimed,
     AnalysisRow,
@@ -69,6 +76,7 @@ from basra.store.base import (
     LeaderRow,
     PasskeyRow,
     PlayerRow,
+    PlayRecord,
     PlayRow,
     RatedGame,
     RatingPoint,
@@ -81,9 +89,11 @@ from basra.store.base import (
     TableLog,
     TableRow,
     TableStatus,
+    UsernameLookalike,
     UsernameTaken,
 )
 from basra.store.schema import (
+    UtcDateTime,
     analyses,
     challenges,
     passkeys,
@@ -441,9 +451,17 @@ class SqlStore(Store):
 
     async def player_by_token(self, token_hash: str) -> PlayerRow | None:
         query = (select(players).join(sessions, sessions.c.player_id == players.c.id)
-                 .where(sessions.c.token_hash == token_hash, players.c.deleted_at.is_(None)))
+                 .where(sessions.c.token_hash == token_hash, players.c.deleted_at.is_(None),
+                        session_alive(now())))
         row = await self._first(query)
         return None if row is None else player_row(row)
+
+    async def touch_session(self, token_hash: str) -> None:
+        async def op(connection: AsyncConnection) -> None:
+            await connection.execute(update(sessions).where(
+                sessions.c.token_hash == token_hash).values(last_seen_at=now()))
+
+        await self._batched("touch a session", op)
 
     async def player(self, player_id: str) -> PlayerRow | None:
         return await self._find(players, players.c.id == player_id, player_row)
@@ -452,24 +470,31 @@ class SqlStore(Store):
 
     async def claim_account(self, player_id: str, username: str,
                             password_hash: str | None) -> PlayerRow:
-        key = username_key(username)
+        key, look = username_key(username), lookalike_key(username)
 
         async def op(connection: AsyncConnection) -> None:
             taken = (await connection.execute(select(players.c.id).where(
                 players.c.username_key == key, players.c.id != player_id))).first()
             if taken is not None:
                 raise UsernameTaken(f"the username {username!r} is taken")
+            like = (await connection.execute(select(players.c.username).where(
+                players.c.username_skeleton == look, players.c.id != player_id,
+                players.c.deleted_at.is_(None)))).first()
+            if like is not None:
+                raise UsernameLookalike(
+                    f"the username {username!r} looks like {like.username!r}")
             done = await connection.execute(
                 update(players).where(players.c.id == player_id,
                                       players.c.deleted_at.is_(None),
                                       players.c.username.is_(None))
-                .values(username=username, username_key=key, password_hash=password_hash))
+                .values(username=username, username_key=key, username_skeleton=look,
+                        password_hash=password_hash))
             if done.rowcount == 0:
                 raise AlreadyClaimed(f"player {player_id} is not a guest that may be claimed")
 
         try:
             await self._batched(f"claim account {player_id}", op)
-        except (UsernameTaken, AlreadyClaimed):
+        except (UsernameTaken, UsernameLookalike, AlreadyClaimed):
             raise
         except StoreError as error:
             if isinstance(error.__cause__, IntegrityError):  # claimed at the same moment
@@ -484,6 +509,12 @@ class SqlStore(Store):
             players.c.username_key == username_key(username), players.c.deleted_at.is_(None)))
         return None if row is None else AccountRow(player_row(row), row.password_hash)
 
+    async def lookalike(self, username: str) -> str | None:
+        row = await self._first(select(players.c.username).where(
+            players.c.username_skeleton == lookalike_key(username),
+            players.c.deleted_at.is_(None)).order_by(players.c.created_at).limit(1))
+        return None if row is None else str(row.username)
+
     async def set_password(self, player_id: str, password_hash: str) -> None:
         await self._update(players, players.c.id == player_id, f"player {player_id}",
                            password_hash=password_hash)
@@ -493,6 +524,7 @@ class SqlStore(Store):
             done = await connection.execute(
                 update(players).where(players.c.id == player_id).values(
                     nickname=DELETED_NAME, username=None, username_key=None,
+                    username_skeleton=None,
                     password_hash=None, deleted_at=now()))
             if done.rowcount == 0:
                 raise StoreError(f"no player {player_id}")
@@ -517,7 +549,10 @@ class SqlStore(Store):
         await self._batched(f"add session of player {session.player_id}", op)
 
     async def session_by_token(self, token_hash: str) -> SessionRow | None:
-        return await self._find(sessions, sessions.c.token_hash == token_hash, session_row)
+        query = (select(sessions).join(players, sessions.c.player_id == players.c.id)
+                 .where(sessions.c.token_hash == token_hash, session_alive(now())))
+        row = await self._first(query)
+        return None if row is None else session_row(row)
 
     async def sessions(self, player_id: str) -> list[SessionRow]:
         query = (select(sessions).where(sessions.c.player_id == player_id)
@@ -717,8 +752,11 @@ class SqlStore(Store):
     async def finish_table(self, table_id: str, result: dict[str, Any],
                            rated: RatedGame | None = None) -> dict[str, Any]:
         if rated is None:
+            # A rated table whose result was not rated (``unrated``: its players may not
+            # play rated now) is kept as the casual match it was.
+            unrated = {"rated": False} if result.get("unrated") else {}
             await self._update_table(table_id, status="finished", result=result,
-                                     finished_at=now())
+                                     finished_at=now(), **unrated)
             return result
 
         async def op(connection: AsyncConnection) -> dict[str, Any]:
@@ -856,6 +894,39 @@ class SqlStore(Store):
         names = seat_names(seats)
         return [history_row(row, names.get(row.id, ((), ()))) for row in matches]
 
+    async def play_record(self, player_id: str, since: datetime) -> PlayRecord:
+        finished = (select(func.count(func.distinct(tables.c.id)))
+                    .join(table_seats, table_seats.c.table_id == tables.c.id)
+                    .where(table_seats.c.player_id == player_id,
+                           tables.c.status == "finished"))
+        # A day's rated matches finished without ratings: the player's aborts are those
+        # whose result names their seat (who never played, who resigned too early).
+        unrated = (select(table_seats.c.seat, tables.c.result)
+                   .join(table_seats, table_seats.c.table_id == tables.c.id)
+                   .where(table_seats.c.player_id == player_id,
+                          tables.c.status == "finished", tables.c.rated.is_(True),
+                          table_seats.c.rating_after.is_(None),
+                          tables.c.finished_at >= since)
+                   .limit(1000))
+        async with self._read() as connection:
+            count = int((await connection.execute(finished)).scalar_one())
+            rows = (await connection.execute(unrated)).all()
+        aborted = sum(1 for seat, result in rows
+                      if isinstance(result, dict) and result.get("aborted")
+                      and seat in (result.get("aborted_by") or []))
+        return PlayRecord(count, aborted)
+
+    async def rated_between(self, first: str, second: str, since: datetime) -> int:
+        one, two = table_seats.alias("one"), table_seats.alias("two")
+        query = (select(func.count(func.distinct(tables.c.id)))
+                 .join(one, one.c.table_id == tables.c.id)
+                 .join(two, two.c.table_id == tables.c.id)
+                 .where(one.c.player_id == first, two.c.player_id == second,
+                        one.c.rating_after.is_not(None), tables.c.status == "finished",
+                        tables.c.finished_at >= since))
+        async with self._read() as connection:
+            return int((await connection.execute(query)).scalar_one())
+
 
 # ---------------------------------------------------------------------------------------
 # rating a match
@@ -957,7 +1028,20 @@ def player_row(row: Row[Any]) -> PlayerRow:
 def session_row(row: Row[Any]) -> SessionRow:
     return SessionRow(id=row.id, player_id=row.player_id, kind=row.kind,
                       created_at=row.created_at, user_agent=row.user_agent,
-                      address=row.address)
+                      address=row.address, last_seen_at=row.last_seen_at)
+
+
+def session_alive(at: datetime) -> ColumnElement[bool]:
+    """Whether a session (joined with its player) has not expired at ``at``: younger than
+    :data:`SESSION_MAX_AGE` and used within :data:`SESSION_IDLE` (a guest's within
+    :data:`GUEST_SESSION_IDLE`)."""
+    def moment(value: datetime) -> ColumnElement[datetime]:
+        return literal(value, UtcDateTime())
+
+    seen = func.coalesce(sessions.c.last_seen_at, sessions.c.created_at, type_=UtcDateTime())
+    idle = case((players.c.username.is_(None), moment(at - GUEST_SESSION_IDLE)),
+                else_=moment(at - SESSION_IDLE))
+    return and_(sessions.c.created_at > at - SESSION_MAX_AGE, seen > idle)
 
 
 def passkey_row(row: Row[Any]) -> PasskeyRow:

@@ -10,7 +10,7 @@ import re
 from collections.abc import AsyncIterator
 from dataclasses import replace
 from typing import Annotated, Any
-from urllib.parse import quote
+from urllib.parse import quote, urlsplit
 
 import orjson
 from fastapi import APIRouter, Depends, Request
@@ -46,6 +46,7 @@ from basra.server.deps import (
 )
 from basra.server.errors import ApiError, RateLimited
 from basra.server.names import generated
+from basra.server.origin import site_origin
 from basra.server.passkeys import (
     PasskeyError,
     RelyingParty,
@@ -59,7 +60,13 @@ from basra.server.passkeys import (
     verify_authentication,
     verify_registration,
 )
-from basra.store.base import AlreadyClaimed, PasskeyRow, PlayerRow, UsernameTaken
+from basra.store.base import (
+    AlreadyClaimed,
+    PasskeyRow,
+    PlayerRow,
+    UsernameLookalike,
+    UsernameTaken,
+)
 
 router = APIRouter()
 
@@ -111,20 +118,28 @@ class PasskeySignInIn(BaseModel):
 
 
 @router.post("/api/account", status_code=201)
-async def claim(body: ClaimIn, player: Player, store: StoreDep) -> dict[str, Any]:
+async def claim(body: ClaimIn, request: Request, player: Player, store: StoreDep,
+                guards: GuardsDep) -> dict[str, Any]:
     """The signed-in guest becomes an account, keeping its id, history and sessions."""
     if player.account:
         raise ApiError("you already have an account", "account/already")
     username = clean_username(body.username)
     password = clean_password(body.password) if body.password is not None else None
     taken = ApiError("that username is taken", "account/username_taken")
+    lookalike = ApiError("that username looks like another player's: choose another",
+                         "account/username_lookalike")
     if await store.account(username) is not None:
         raise taken
-    hashed = await hash_password(password) if password is not None else None
+    if await store.lookalike(username) is not None:
+        raise lookalike
+    hashed = (await hash_password(guards.hashing, address_of(request.scope), password)
+              if password is not None else None)
     try:
         claimed = await store.claim_account(player.id, username, hashed)
     except UsernameTaken:
         raise taken from None
+    except UsernameLookalike:
+        raise lookalike from None
     except AlreadyClaimed:  # two claims at once (a double tap): the other one won
         raise ApiError("you already have an account", "account/already") from None
     if generated(claimed.nickname):  # a name the guest never chose: the username now
@@ -147,11 +162,13 @@ async def change_password(body: PasswordIn, request: Request, player: Account,
         limiter = get_guards(request).sign_ins
         stamp = limiter.begin(address, key)
         found = await store.account(player.username)
-        checked = await check_password(found.password_hash if found else None, body.current)
+        checked = await check_password(get_guards(request).hashing, address,
+                                       found.password_hash if found else None, body.current)
         if not checked.ok:
             raise BadCredentials("your current password is wrong")
         limiter.succeeded(address, key, stamp)
-    await store.set_password(player.id, await hash_password(password))
+    await store.set_password(player.id, await hash_password(
+        get_guards(request).hashing, address_of(request.scope), password))
     await store.revoke_sessions(player.id, keep=session.id)
     get_lobby(request).sign_out(player.id, keep=session.id)
     return {"changed": True}
@@ -186,8 +203,9 @@ async def export(request: Request, player: Player, session: CurrentSession,
                  store: StoreDep) -> StreamingResponse:
     """Everything stored about the player, their match records included (no hash of
     anything: no password, token or key). Streamed a match at a time, each record rebuilt
-    from the store, the event loop given back between two; one export at a time per
-    server, and one per player a minute (``rate/limited`` otherwise)."""
+    from the store, the event loop given back between two; one record rebuilt at a time
+    per server (never held while sending), and one export per player a minute
+    (``rate/limited`` otherwise)."""
     guards = get_guards(request)
     wait = guards.exports.take(player.id)
     if wait is not None:
@@ -214,23 +232,25 @@ async def export(request: Request, player: Player, session: CurrentSession,
     lobby = get_lobby(request)
 
     async def body() -> AsyncIterator[bytes]:
-        async with guards.exporting:
-            yield orjson.dumps(head)[:-1] + b', "matches": ['
-            for n, row in enumerate(await store.history(player.id, EXPORT_MATCHES)):
+        yield orjson.dumps(head)[:-1] + b', "matches": ['
+        for n, row in enumerate(await store.history(player.id, EXPORT_MATCHES)):
+            # One record rebuilt at a time across exports; the lock is never held while
+            # a record is sent (a client that stops reading holds nobody up).
+            async with guards.exporting:
                 try:
                     record: dict[str, Any] | None = (
                         await lobby.any_table(row.table_id)).record_json()
                 except BasraError:
                     record = None
-                match = {
-                    "table": row.table_id, "variant": row.variant, "seat": row.seat,
-                    "players": list(row.players), "teams": row.teams, "winner": row.winner,
-                    "totals": list(row.totals), "finished_at": row.finished_at.isoformat(),
-                    "rated": row.rated, "change": row.change, "result": row.result,
-                    "record": record}
-                yield (b", " if n else b"") + orjson.dumps(match)
-                await asyncio.sleep(0)  # a table's play goes before the next record
-            yield b"]}"
+            match = {
+                "table": row.table_id, "variant": row.variant, "seat": row.seat,
+                "players": list(row.players), "teams": row.teams, "winner": row.winner,
+                "totals": list(row.totals), "finished_at": row.finished_at.isoformat(),
+                "rated": row.rated, "change": row.change, "result": row.result,
+                "record": record}
+            yield (b", " if n else b"") + orjson.dumps(match)
+            await asyncio.sleep(0)  # a table's play goes before the next record
+        yield b"]}"
 
     return StreamingResponse(body(), media_type="application/json",
                              headers={"Content-Disposition": _download_name(player)})
@@ -253,7 +273,8 @@ async def sign_in(body: SignInIn, request: Request, store: StoreDep,
     key = username_key(username or body.username)
     stamp = guards.sign_ins.begin(address, key)
     found = await store.account(username) if username is not None else None
-    checked = await check_password(found.password_hash if found else None, body.password)
+    checked = await check_password(guards.hashing, address,
+                                   found.password_hash if found else None, body.password)
     if found is None or not checked.ok:
         raise BadCredentials()
     guards.sign_ins.succeeded(address, key, stamp)
@@ -313,8 +334,10 @@ async def sign_out_everywhere(player: Player, store: StoreDep,
 
 
 def relying_party(request: Request, settings: Settings) -> RelyingParty:
-    url = request.url
-    return RelyingParty.of(settings, url.scheme, url.hostname, url.netloc)
+    """The site's relying party: from the settings and the site's public origin, never
+    from the request's ``Host``."""
+    site = urlsplit(site_origin(settings, request.scope))
+    return RelyingParty.of(settings, site.scheme, site.hostname, site.netloc)
 
 
 @router.post("/api/passkeys/options")
@@ -379,7 +402,7 @@ async def passkey_sign_in(body: PasskeySignInIn, request: Request, store: StoreD
     """Sign in with a passkey: a new session's token. Failures count against the
     address, as failed password sign-ins do."""
     address = address_of(request.scope)
-    stamp = guards.sign_ins.begin(address)
+    stamp = guards.sign_ins.begin(address, passkey=True)
     challenge = await take_challenge(store, body.challenge, "sign-in", None)
     unknown = PasskeyError("no account has that passkey", "passkey/unknown")
     passkey = await store.passkey(credential_id(body.credential))
@@ -391,6 +414,6 @@ async def passkey_sign_in(body: PasskeySignInIn, request: Request, store: StoreD
     if player is None or not player.account:
         raise unknown
     await store.passkey_used(passkey.credential_id, count)
-    guards.sign_ins.succeeded(address, None, stamp)
+    guards.sign_ins.succeeded(address, None, stamp, passkey=True)
     token, _ = await open_session(store, request.scope, player.id, "passkey")
     return {"token": token, "player": await me_json(store, player)}

@@ -14,11 +14,14 @@ import re
 from functools import lru_cache
 from pathlib import Path
 from typing import Any
+from urllib.parse import quote
 
 from fastapi import APIRouter, FastAPI, Request
 from fastapi.responses import HTMLResponse, Response
 
-from basra.server.deps import LobbyDep, StoreDep
+from basra.server.deps import LobbyDep, StoreDep, get_guards, get_settings
+from basra.server.errors import RateLimited
+from basra.server.origin import site_origin
 from basra.server.seats import full
 from basra.server.static import WebAssets
 
@@ -96,12 +99,18 @@ class Pages:
         for placeholders of its own)."""
         return PLACEHOLDER.sub(lambda m: values.get(m[1], m[0]), template)
 
+    def links(self, request: Request) -> tuple[str, str]:
+        """The page's own address and its preview image, on the site's public origin
+        (never the request's ``Host``)."""
+        origin = site_origin(get_settings(request), request.scope)
+        return (origin + quote(request.url.path),
+                origin + self.assets.prefix + "/img/icon-512.png")
+
     def page(self, request: Request, title: str, description: str) -> HTMLResponse:
         """The client's page, with its title and tags."""
         lang = language(request)
-        image = str(request.base_url).rstrip("/") + self.assets.prefix + "/img/icon-512.png"
         body = self._fill(self.index, {
-            "meta": self.meta(title, description, str(request.url), image),
+            "meta": self.meta(title, description, *self.links(request)),
             "static": self.assets.prefix,
             "noscript_heading": html.escape(self.text(lang, "page.noscript.heading")),
             "noscript_text": html.escape(self.text(lang, "page.noscript.text")),
@@ -121,10 +130,9 @@ class Pages:
         anchors = "".join(
             f'<a href="{html.escape(href, quote=True)}"{" class=ghost" if i else ""}>'
             f"{html.escape(label)}</a>" for i, (href, label) in enumerate(nav))
-        image = str(request.base_url).rstrip("/") + self.assets.prefix + "/img/icon-512.png"
         body = self._fill(self.message, {
             "lang": lang, "dir": "rtl" if lang in RIGHT_TO_LEFT else "ltr",
-            "meta": self.meta(title, text, str(request.url), image) + (
+            "meta": self.meta(title, text, *self.links(request)) + (
                 '\n<meta name="robots" content="noindex">' if status >= 400 else ""),
             "static": self.assets.prefix, "heading": html.escape(heading),
             "text": html.escape(text), "links": anchors})
@@ -184,6 +192,10 @@ def mount_web(app: FastAPI, web_dir: Path) -> None:
         table already started (or with every seat taken), gets its own page before any
         question is asked."""
         lang = language(request)
+        try:
+            get_guards(request).invites.check(request.scope)
+        except RateLimited as refused:
+            return pages.notice(request, "too_many", 429, retry_after=refused.retry_after)
         table = await store.table_by_code(code.strip().upper()[:32])
         if table is None:
             return pages.notice(request, "invite_invalid", 404, code=code[:32])

@@ -10,11 +10,19 @@ import contextlib
 import time
 from collections.abc import Awaitable, Callable, Iterator
 
+import orjson
 from fastapi import APIRouter, WebSocket, WebSocketDisconnect
 
 from basra.server.auth import new_id, token_hash
 from basra.server.commands import Attach, Detach, Incoming
-from basra.server.deps import get_guards, get_lobby, get_settings, get_store, limit_rebuild
+from basra.server.deps import (
+    get_guards,
+    get_lobby,
+    get_settings,
+    get_store,
+    limit_rebuild,
+    player_of,
+)
 from basra.server.errors import RateLimited, error_response
 from basra.server.limits import TokenBucket, address_key, client_address
 from basra.server.lobby import LobbyError
@@ -22,7 +30,10 @@ from basra.server.messages import Closed, Error, ServerMessage, Welcome, encode
 from basra.server.outbox import Outbox
 from basra.server.protocol import (
     ClientMessage,
+    PlayMessage,
     ProtocolError,
+    SeedMessage,
+    SimpleMessage,
     error_message,
     parse_client_message,
 )
@@ -32,9 +43,25 @@ from basra.store.base import PlayerRow
 router = APIRouter()
 
 
+ESSENTIAL = frozenset({"ready", "resign", "rematch"})
+"""With plays and seeds, the messages that move a match on: never held by the address's
+shared budget."""
+
+
+def essential(message: ClientMessage) -> bool:
+    return isinstance(message, PlayMessage | SeedMessage) or (
+        isinstance(message, SimpleMessage) and message.type in ESSENTIAL)
+
+HELLO_SECONDS = 10.0
+"""How long a socket opened with ``?auth=1`` has to send its ``hello`` (its session token)."""
+
+
 @router.websocket("/ws/tables/{table_id}")
-async def table_socket(websocket: WebSocket, table_id: str,
+async def table_socket(websocket: WebSocket, table_id: str, auth: str | None = None,
                        token: str | None = None) -> None:
+    """A player's socket is opened with ``?auth=1`` and sends its session token as its first
+    message, ``{"type": "hello", "token": ...}``: never in the address, which proxies and
+    browsers keep in their logs and histories. A socket without ``auth`` is a spectator's."""
     sockets = get_guards(websocket).sockets
     address = address_key(client_address(websocket.scope))
     if not sockets.acquire(address):
@@ -44,20 +71,62 @@ async def table_socket(websocket: WebSocket, table_id: str,
         return
     try:
         await websocket.accept()
+        if token:
+            await _refuse(websocket, "auth/token_in_url", "send the session token in the "
+                          "socket's first message (hello), never in its address")
+            return
+        if auth:
+            try:
+                token = await _hello(websocket)
+            except ProtocolError as exc:
+                await _refuse(websocket, exc.code, exc.message)
+                return
         lobby = get_lobby(websocket)
         store = get_store(websocket)
-        player = await store.player_by_token(token_hash(token)) if token else None
+        player = await player_of(store, token, get_guards(websocket).touches)
         session = await store.session_by_token(token_hash(token)) if player and token else None
         who = (player.id, session.id) if player and session else None
+        account = bool(who and player and player.account)
         table = await lobby.live(table_id) if len(table_id) <= 64 else None
         if isinstance(table, str):  # cluster mode: another node owns it
-            await _forward(websocket, table_id, table, who)
+            await _forward(websocket, table_id, table, who, account)
         elif table is None:
             await _from_store(websocket, table_id, player)
         else:
-            await _play(websocket, table, who)
+            await _play(websocket, table, who, account)
     finally:
         sockets.release(address)
+
+
+async def _hello(websocket: WebSocket) -> str:
+    """The session token of the socket's first message, ``{"type": "hello", "token"}``,
+    sent within :data:`HELLO_SECONDS`; a :class:`ProtocolError` if it is anything else."""
+    try:
+        async with asyncio.timeout(HELLO_SECONDS):
+            frame = await websocket.receive()
+    except TimeoutError:
+        raise ProtocolError(f"no hello within {HELLO_SECONDS:g} s",
+                            "auth/no_hello") from None
+    text = frame.get("text")
+    if text is None:
+        raw = frame.get("bytes")
+        text = raw.decode("utf-8", "replace") if isinstance(raw, bytes) else ""
+    try:
+        message = orjson.loads(text)
+    except orjson.JSONDecodeError:
+        message = None
+    token = message.get("token") if isinstance(message, dict) else None
+    if (not isinstance(message, dict) or message.get("type") != "hello"
+            or not isinstance(token, str) or not 0 < len(token) <= 200):
+        raise ProtocolError('the first message must be {"type": "hello", "token": TOKEN}',
+                            "auth/no_hello")
+    return token
+
+
+async def _refuse(websocket: WebSocket, code: str, message: str) -> None:
+    with contextlib.suppress(Exception):
+        await _send(websocket, Error(code, message))
+        await websocket.close(code=4400)
 
 
 async def _send(websocket: WebSocket, message: ServerMessage) -> None:
@@ -101,18 +170,21 @@ def _signed_in(websocket: WebSocket, outbox: Outbox,
             signed_in.remove(*who, outbox)
 
 
-async def _play(websocket: WebSocket, table: Table, who: tuple[str, str] | None) -> None:
+async def _play(websocket: WebSocket, table: Table, who: tuple[str, str] | None,
+                account: bool = False) -> None:
     """One connection at a table (``who``: its player and session, if signed in): its
     writer drains its outbox; this reads, checks the message rate, parses and hands
     messages to the table."""
     outbox = _outbox(websocket)
     with _signed_in(websocket, outbox, who):
-        await _play_on(websocket, table, outbox, who[0] if who else None)
+        await _play_on(websocket, table, outbox, who[0] if who else None, account)
 
 
 async def _play_on(websocket: WebSocket, table: Table, outbox: Outbox,
-                   player_id: str | None) -> None:
-    await table.inbox.put(Attach(outbox, player_id))  # before any message of its own
+                   player_id: str | None, account: bool = False) -> None:
+    address = address_key(client_address(websocket.scope))
+    # before any message of its own
+    await table.inbox.put(Attach(outbox, player_id, address, account))
     writer = asyncio.create_task(outbox.run())
 
     async def deliver(message: ClientMessage, _text: str) -> None:
@@ -140,20 +212,23 @@ async def _play_on(websocket: WebSocket, table: Table, outbox: Outbox,
 
 
 async def _forward(websocket: WebSocket, table_id: str, owner: str,
-                   who: tuple[str, str] | None) -> None:
+                   who: tuple[str, str] | None, account: bool = False) -> None:
     """Cluster mode: a socket here for a table another node owns. What the client sends
     is checked and rate-limited here and passed on; what the owner sends comes back to
     this socket's outbox (:mod:`basra.server.cluster`)."""
     outbox = _outbox(websocket)
     with _signed_in(websocket, outbox, who):
-        await _forward_on(websocket, table_id, owner, outbox, who[0] if who else None)
+        await _forward_on(websocket, table_id, owner, outbox,
+                          (who[0] if who else None, account))
 
 
 async def _forward_on(websocket: WebSocket, table_id: str, owner: str, outbox: Outbox,
-                      player_id: str | None) -> None:
+                      player: tuple[str | None, bool]) -> None:
+    """``player``: the player's id (None: a spectator) and whether it is an account."""
     cluster = get_lobby(websocket).cluster
     assert cluster is not None
-    entry = cluster.forward(new_id(), table_id, owner, outbox, player_id)
+    entry = cluster.forward(new_id(), table_id, owner, outbox, player[0],
+                            address_key(client_address(websocket.scope)), player[1])
 
     async def deliver(_message: ClientMessage, text: str) -> None:
         cluster.pass_on(entry, text)
@@ -198,6 +273,10 @@ async def _read(websocket: WebSocket, outbox: Outbox,
                 deliver: Callable[[ClientMessage, str], Awaitable[None]]) -> None:
     limits = get_settings(websocket).limits
     bucket = TokenBucket(limits.messages_per_second, limits.message_burst)
+    # The address's budget across all its sockets (many sockets do not multiply it).
+    shared = get_guards(websocket).messages
+    address = address_key(client_address(websocket.scope))
+    syncs = TokenBucket(limits.syncs_per_minute / 60, limits.sync_burst)
     # Dropped messages drain this one: flood_close drops within 10 s close the socket,
     # however they are spaced.
     patience = TokenBucket(limits.flood_close / 10, limits.flood_close)
@@ -207,7 +286,23 @@ async def _read(websocket: WebSocket, outbox: Outbox,
             frame = await websocket.receive()
             if frame["type"] == "websocket.disconnect":
                 return
-            if not bucket.take():
+            over = "" if bucket.take() else (
+                f"at most {limits.messages_per_second:g} messages a second")
+            message: ClientMessage | None = None
+            if not over:
+                # A text frame, or a binary one (taken as UTF-8 JSON): never a KeyError.
+                text: str | None = frame.get("text")
+                raw: str | bytes = text if text is not None else frame.get("bytes") or b""
+                try:
+                    message = parse_client_message(raw)
+                except ProtocolError as exc:
+                    outbox.put(error_message(exc))
+                    continue
+                # The game's own messages always pass the address's budget (a flood from
+                # the same address, a tab or a neighbour, never holds a seat's play up).
+                if not essential(message) and shared.take(address) is not None:
+                    over = "too many messages from your address"
+            if over:
                 if not patience.take():
                     outbox.close("message flood", code=1008)
                     return
@@ -215,15 +310,13 @@ async def _read(websocket: WebSocket, outbox: Outbox,
                 if now - warned >= 1.0:  # one warning a second, not one a message
                     warned = now
                     outbox.put(Error("protocol/rate_limited",
-                                     f"at most {limits.messages_per_second:g} messages "
-                                     "a second: this one was dropped"))
+                                     f"{over}: this one was dropped"))
                 continue
-            # A text frame, or a binary one (taken as UTF-8 JSON): never a KeyError.
-            text: str | None = frame.get("text")
-            raw: str | bytes = text if text is not None else frame.get("bytes") or b""
-            try:
-                message = parse_client_message(raw)
-            except ProtocolError as exc:
-                outbox.put(error_message(exc))
+            assert message is not None
+            if isinstance(message, SimpleMessage) and message.type == "sync" \
+                    and not syncs.take():
+                outbox.put(Error("protocol/rate_limited", f"at most "
+                                 f"{limits.syncs_per_minute:g} full states a minute: "
+                                 "this sync was dropped"))
                 continue
             await deliver(message, raw if isinstance(raw, str) else raw.decode("utf-8", "replace"))

@@ -14,8 +14,9 @@ from fastapi.responses import Response
 from basra.errors import BasraError
 from basra.records import parse_record
 from basra.replay_steps import replay_steps
-from basra.server.deps import LobbyDep, StoreDep, get_guards, limit, limit_rebuild
+from basra.server.deps import LobbyDep, MaybePlayer, StoreDep, get_guards, limit, limit_rebuild
 from basra.server.errors import ApiError
+from basra.server.limits import address_key, client_address
 from basra.server.messages import dumps
 from basra.server.table import Table
 
@@ -82,7 +83,8 @@ async def file_replay(request: Request, lobby: LobbyDep) -> Response:
 
 
 @router.post("/api/replays/{table_id}/analysis", status_code=202)
-async def ask_analysis(table_id: str, request: Request, lobby: LobbyDep) -> Response:
+async def ask_analysis(table_id: str, request: Request, lobby: LobbyDep,
+                       me: MaybePlayer) -> Response:
     """Ask the expert to analyse a finished match (once: later asks are answered with how
     it stands)."""
     get_guards(request).views.check(request.scope)
@@ -93,7 +95,8 @@ async def ask_analysis(table_id: str, request: Request, lobby: LobbyDep) -> Resp
     limit_rebuild(request, table_id)
     table = await lobby.any_table(table_id)
     record = finished_record(table)
-    return json_response(await lobby.analyses.request(table.row.id, record), 202)
+    asker = me.id if me is not None else "@" + address_key(client_address(request.scope))
+    return json_response(await lobby.analyses.request(table.row.id, record, asker), 202)
 
 
 @router.get("/api/replays/{table_id}/analysis")

@@ -8,7 +8,7 @@ from typing import Any
 from fastapi import APIRouter, Request
 from pydantic import BaseModel, Field
 
-from basra.server.deps import LobbyDep, MaybePlayer, Player, limit, limit_rebuild
+from basra.server.deps import LobbyDep, MaybePlayer, Player, get_guards, limit, limit_rebuild
 from basra.server.lobby import TableOptions
 from basra.server.table import Table
 
@@ -61,7 +61,9 @@ async def create_private(body: TableIn, player: Player, request: Request,
 
 
 @router.post("/api/tables/join")
-async def join(body: JoinIn, player: Player, lobby: LobbyDep) -> dict[str, Any]:
+async def join(body: JoinIn, request: Request, player: Player,
+               lobby: LobbyDep) -> dict[str, Any]:
+    get_guards(request).invites.check(request.scope)
     table, seat = await lobby.join(player, body.invite_code)
     return table_out(table, seat)
 

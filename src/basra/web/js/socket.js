@@ -36,7 +36,8 @@ export class TableSocket {
 
   url() {
     const scheme = location.protocol === "https:" ? "wss:" : "ws:";
-    const query = this.token ? `?token=${encodeURIComponent(this.token)}` : "";
+    // A player's token goes in the first message (hello), never in the address.
+    const query = this.token ? "?auth=1" : "";
     return `${scheme}//${location.host}/ws/tables/${encodeURIComponent(this.tableId)}${query}`;
   }
 
@@ -58,6 +59,7 @@ export class TableSocket {
     this.ws = ws;
     ws.onopen = () => {
       if (ws !== this.ws) return;
+      if (this.token) ws.send(JSON.stringify({ type: "hello", token: this.token }));
       this.lastHeard = Date.now();
       this.startPinging();
     };

@@ -26,12 +26,14 @@ function totalsTable(st, totals, winner) {
 }
 
 /** A rated match's rating changes (table.result.ratings): "You 1512 +12" per player; or,
- * when it was aborted (it ended before both players had played: no ratings), one line
- * saying it was not rated. */
+ * when it was aborted (too little play: no ratings) or finished unrated (a player may not
+ * play rated yet, or the pair played rated often today), one line saying it was not
+ * rated (the server's reason as its tooltip). */
 function ratingChanges(st) {
   const result = table(st).result;
   const changes = result && Array.isArray(result.ratings) ? result.ratings : [];
   if (!changes.length) {
+    if (result && result.unrated) return h("p", { class: "end-aborted", dataset: { notice: "unrated" }, title: result.unrated }, t("rated.unrated"));
     return result && result.aborted ? h("p", { class: "end-aborted", dataset: { notice: "aborted" } }, t("rated.aborted")) : null;
   }
   return h("section", { class: "end-ratings-box", "aria-labelledby": "end-ratings-title" },
