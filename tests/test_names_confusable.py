@@ -9,14 +9,12 @@ then the HTTP API against a real server."""
 
 from __future__ import annotations
 
-import asyncio
 import sqlite3
 import unicodedata
 from pathlib import Path
 
 import httpx
 import pytest
-from alembic import command
 
 from basra.confusables import (
     DEFAULT_IGNORABLE,
@@ -32,8 +30,6 @@ from basra.server.accounts import UsernameError, clean_username
 from basra.server.auth import HiddenCharacter, NicknameError, clean_nickname
 from basra.store import Store
 from basra.store.base import UsernameLookalike, UsernameTaken
-from basra.store.sql import alembic_config, create_engine
-from basra.store.urls import database
 from server_harness import (
     Backend,
     backend_fixture,  # noqa: F401  (the backend fixture)
@@ -41,6 +37,7 @@ from server_harness import (
     serve,
 )
 from test_store import run, scalars
+from test_store_accounts import old_database
 
 HIDDEN = {
     "\u034f": "COMBINING GRAPHEME JOINER",
@@ -248,18 +245,8 @@ def test_the_store_refuses_a_username_that_looks_like_anothers(url: str) -> None
 
 
 def test_migrating_a_0004_database_fills_the_lookalike_keys(tmp_path: Path) -> None:
-    path = tmp_path / "old" / "basra.sqlite3"
-    path.parent.mkdir()
+    path = old_database(tmp_path, "0004")
     old_url = f"sqlite+aiosqlite:///{path}"
-
-    async def make_old() -> None:
-        engine = create_engine(database(old_url, None))
-        async with engine.begin() as connection:
-            await connection.run_sync(
-                lambda sync: command.upgrade(alembic_config(sync), "0004"))
-        await engine.dispose()
-
-    asyncio.run(make_old())
     old = sqlite3.connect(path)
     old.executescript("""
         INSERT INTO players (id, nickname, token_hash, created_at, username, username_key)

@@ -258,11 +258,8 @@ def test_a_deleted_account_leaves_its_matches_under_deleted_player(url: str) -> 
     run(url, scenario)
 
 
-def test_migrating_a_0002_database_keeps_every_match_and_session(tmp_path: Path) -> None:
-    """A database made by revision 0002 (guests, a finished match with rounds and plays)
-    is carried to head: every guest is still signed in with their old token (but one whose
-    session is a year old: sessions expire), the match loads as it was, and history shows
-    it."""
+def old_database(tmp_path: Path, revision: str) -> Path:
+    """A new SQLite database migrated up to ``revision`` only: its file."""
     path = tmp_path / "old" / "basra.sqlite3"
     path.parent.mkdir()
     old_url = f"sqlite+aiosqlite:///{path}"
@@ -271,10 +268,20 @@ def test_migrating_a_0002_database_keeps_every_match_and_session(tmp_path: Path)
         engine = create_engine(database(old_url, None))
         async with engine.begin() as connection:
             await connection.run_sync(
-                lambda sync: command.upgrade(alembic_config(sync), "0002"))
+                lambda sync: command.upgrade(alembic_config(sync), revision))
         await engine.dispose()
 
     asyncio.run(make_old())
+    return path
+
+
+def test_migrating_a_0002_database_keeps_every_match_and_session(tmp_path: Path) -> None:
+    """A database made by revision 0002 (guests, a finished match with rounds and plays)
+    is carried to head: every guest is still signed in with their old token (but one whose
+    session is a year old: sessions expire), the match loads as it was, and history shows
+    it."""
+    path = old_database(tmp_path, "0002")
+    old_url = f"sqlite+aiosqlite:///{path}"
     old = sqlite3.connect(path)
     # Amal's guest began 200 days ago (idle longer than a guest may be, but the upgrade
     # counts as a use: still signed in); Badr's 400 days ago (a year old: expired).

@@ -11,6 +11,8 @@ import time
 from collections import OrderedDict
 from collections.abc import Awaitable, Callable
 
+from basra.server.once import Once
+
 CACHED = 64
 """Finished matches' replays kept encoded."""
 FRESH_SECONDS = 60.0
@@ -19,7 +21,7 @@ FRESH_SECONDS = 60.0
 class Replays:
     def __init__(self) -> None:
         self.kept: OrderedDict[str, tuple[float, bytes]] = OrderedDict()
-        self.building: dict[str, asyncio.Future[bytes]] = {}
+        self.building: Once[str, bytes] = Once()
         self.one_at_a_time = asyncio.Semaphore(1)
 
     def cached(self, table_id: str) -> bytes | None:
@@ -36,24 +38,12 @@ class Replays:
         if table_id is None:
             async with self.one_at_a_time:
                 return await make()
-        pending = self.building.get(table_id)
-        if pending is not None:
-            return await asyncio.shield(pending)
-        future: asyncio.Future[bytes] = asyncio.get_running_loop().create_future()
-        self.building[table_id] = future
-        try:
+
+        async def one_at_a_time() -> bytes:
             async with self.one_at_a_time:
-                body = await make()
-        except BaseException as exc:
-            if isinstance(exc, asyncio.CancelledError):
-                future.cancel()
-            else:
-                future.set_exception(exc)
-                future.exception()  # retrieved: nobody else may be waiting
-            raise
-        finally:
-            self.building.pop(table_id, None)
-        future.set_result(body)
+                return await make()
+
+        body = await self.building.run(table_id, one_at_a_time)
         self.kept[table_id] = (time.monotonic(), body)
         while len(self.kept) > CACHED:
             self.kept.popitem(last=False)

@@ -18,6 +18,7 @@ import time
 from collections import OrderedDict
 
 from basra.server.config import Settings
+from basra.server.once import Once
 from basra.server.table import Table
 from basra.store.base import Store, TableLog
 
@@ -39,7 +40,7 @@ class StoredTables:
         self.settings = settings
         self.kept: OrderedDict[str, tuple[float, Table]] = OrderedDict()
         """Finished tables by id, with when their rematch was last read."""
-        self.building: dict[str, asyncio.Future[Table]] = {}
+        self.building: Once[str, Table] = Once()
         self.one_at_a_time = asyncio.Semaphore(1)
         self.builds = 0
         """Rebuilds done (for tests and /health)."""
@@ -59,24 +60,7 @@ class StoredTables:
                 table.rematch_table = await self.store.rematch_of(table_id)
                 self.kept[table_id] = (time.monotonic(), table)
             return table
-        pending = self.building.get(table_id)
-        if pending is not None:
-            return await asyncio.shield(pending)
-        future: asyncio.Future[Table] = asyncio.get_running_loop().create_future()
-        self.building[table_id] = future
-        try:
-            table = await self._build(table_id)
-        except BaseException as exc:
-            if isinstance(exc, asyncio.CancelledError):
-                future.cancel()
-            else:
-                future.set_exception(exc)
-                future.exception()  # retrieved: nobody else may be waiting
-            raise
-        finally:
-            self.building.pop(table_id, None)
-        future.set_result(table)
-        return table
+        return await self.building.run(table_id, lambda: self._build(table_id))
 
     async def _build(self, table_id: str) -> Table:
         table_log = await self.store.load(table_id) if len(table_id) <= 64 else None

@@ -54,8 +54,7 @@ class Lobby {
   async start() {
     this.container.classList.add("page", "lobby-page");
     this.build();
-    this.checking = this.check();
-    await this.checking;
+    await (this.checking = this.check());
     if (this.destroyed) return;
     const requeued = takeRequeued();
     if (requeued && this.player) {
@@ -68,14 +67,8 @@ class Lobby {
     this.loadHistory();
   }
 
-  /** Who the stored session is (the buttons work before this answers: an action waits
-   * for it, so a tap right after the page opens never makes a second guest). */
-  async check() {
-    try {
-      this.player = await me();
-    } catch {
-      this.player = session.token ? { nickname: session.nickname, id: session.playerId } : null;
-    }
+  async check() { // who the stored session is; an action waits for it (never a second guest)
+    try { this.player = await me(); } catch { this.player = session.token ? { nickname: session.nickname, id: session.playerId } : null; }
     this.checked = true;
   }
 
