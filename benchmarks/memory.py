@@ -18,7 +18,11 @@ from __future__ import annotations
 import argparse
 import asyncio
 import json
+import os
+import signal
+import tempfile
 import time
+import tracemalloc
 from pathlib import Path
 from typing import Any
 
@@ -103,30 +107,70 @@ async def health(base: str) -> dict[str, Any]:
         return body
 
 
+async def snapshot(pid: int, folder: Path, index: int) -> Path:
+    """Has the server (``BASRA_TRACEMALLOC_DIR``) write its tracemalloc snapshot ``index``."""
+    path = folder / f"snapshot-{index}.tracemalloc"
+    os.kill(pid, signal.SIGUSR2)
+    for _ in range(600):
+        await asyncio.sleep(0.5)
+        if path.exists():  # written whole, then renamed
+            return path
+    raise RuntimeError("the server wrote no snapshot in 300 s")
+
+
+def compare(before: Path, after: Path, top: int) -> list[dict[str, Any]]:
+    """What the traced heap gained between two snapshots, by file and line, biggest first."""
+    ignore = [tracemalloc.Filter(False, tracemalloc.__file__),
+              tracemalloc.Filter(False, "<frozen importlib._bootstrap*>")]
+    old = tracemalloc.Snapshot.load(str(before)).filter_traces(ignore)
+    new = tracemalloc.Snapshot.load(str(after)).filter_traces(ignore)
+    rows = []
+    for stat in new.compare_to(old, "lineno")[:top]:
+        frame = stat.traceback[0]
+        rows.append({"where": f"{frame.filename}:{frame.lineno}",
+                     "kb": round(stat.size_diff / 1024, 1), "blocks": stat.count_diff})
+    return rows
+
+
 async def run(args: argparse.Namespace) -> dict[str, Any]:
     options = ["--seed-window", "0", "--summary-window", "0", "--bot-delay", "0",
                "--rematch-window", str(REMATCH_WINDOW), "--no-limits"]
-    async with basra_serve(*options, db=args.db) as served:
+    trace = Path(tempfile.mkdtemp(prefix="basra-trace-")) if args.trace else None
+    env = {"BASRA_TRACEMALLOC_DIR": str(trace)} if trace else None
+    async with basra_serve(*options, db=args.db, env=env) as served:
         base, pid = served.base, served.process.pid
         idle = rss_mb(pid)
         started = time.monotonic()
         await matches(base, args.warmup, args.concurrency, 0)
         await asyncio.sleep(REMATCH_WINDOW + 2)
         warm = rss_mb(pid)
-        plays = await matches(base, args.matches, args.concurrency, args.warmup)
+        if trace:
+            first = await snapshot(pid, trace, 0)
+        samples: list[tuple[int, float]] = [(0, round(warm, 1))]
+        plays, played = 0, 0
+        step = max(1, args.matches // args.samples)
+        while played < args.matches:
+            count = min(step, args.matches - played)
+            plays += await matches(base, count, args.concurrency, args.warmup + played)
+            played += count
+            samples.append((played, round(rss_mb(pid), 1)))
         peak = rss_mb(pid)
         await tickets(base, args.tickets)
         await asyncio.sleep(ARRIVAL + REMATCH_WINDOW + TICKET_LAPSE + 3)
         after = rss_mb(pid)
         held = (await health(base))["memory"]
+        gained = compare(first, await snapshot(pid, trace, 1), args.top) if trace else []
         elapsed = time.monotonic() - started
+    quarter = [rss for done, rss in samples if done >= args.matches * 3 // 4]
     return {"benchmark": "memory", "db": "postgresql" if args.db else "sqlite",
             "matches": args.matches, "warmup": args.warmup,
             "plays": plays, "tickets": args.tickets, "concurrency": args.concurrency,
             "seconds": round(elapsed, 1), "rss_idle_mb": round(idle, 1),
             "rss_warm_mb": round(warm, 1), "rss_peak_mb": round(peak, 1),
             "rss_after_mb": round(after, 1), "growth_after_warmup_mb": round(after - warm, 1),
-            "held_after": held}
+            "rss_max_mb": max(rss for _, rss in samples),
+            "last_quarter_growth_mb": round(quarter[-1] - quarter[0], 1),
+            "samples": samples, "held_after": held, "traced_growth": gained}
 
 
 def options(parser: argparse.ArgumentParser) -> None:
@@ -135,6 +179,12 @@ def options(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--tickets", type=int, default=200)
     parser.add_argument("--concurrency", type=int, default=8)
     parser.add_argument("--db", default=None, help="a database URL (default: SQLite)")
+    parser.add_argument("--samples", type=int, default=20,
+                        help="how many times to read RSS along the matches (default 20)")
+    parser.add_argument("--trace", action="store_true",
+                        help="trace the server's allocations and list what the heap gained "
+                             "between warm-up and idle, by file and line (slower)")
+    parser.add_argument("--top", type=int, default=15, help="lines listed by --trace")
 
 
 def report(result: dict[str, Any]) -> None:
@@ -144,7 +194,13 @@ def report(result: dict[str, Any]) -> None:
           f"{result['rss_warm_mb']} MB, at the end of play {result['rss_peak_mb']} MB, "
           f"idle again {result['rss_after_mb']} MB "
           f"(growth after warm-up {result['growth_after_warmup_mb']:+} MB)")
+    print(f"RSS at most {result['rss_max_mb']} MB; over the last quarter "
+          f"{result['last_quarter_growth_mb']:+} MB")
+    print("RSS along the way (matches, MB): "
+          + ", ".join(f"{done} {rss}" for done, rss in result["samples"]))
     print(f"held once idle: {result['held_after']}")
+    for row in result["traced_growth"]:
+        print(f"  {row['kb']:+10.1f} KB {row['blocks']:+8d} blocks  {row['where']}")
 
 
 if __name__ == "__main__":

@@ -53,8 +53,10 @@ async def wait_ready(base: str, seconds: float = 60) -> None:
 
 
 @contextlib.asynccontextmanager
-async def basra_serve(*options: str, db: str | None = None) -> AsyncIterator[Served]:
-    """``basra serve OPTIONS`` (logging warnings only), ready; stopped on the way out."""
+async def basra_serve(*options: str, db: str | None = None,
+                      env: dict[str, str] | None = None) -> AsyncIterator[Served]:
+    """``basra serve OPTIONS`` (logging warnings only; ``env`` added to its environment),
+    ready; stopped on the way out."""
     port = free_port()
     with tempfile.TemporaryDirectory() as tmp:
         command = [sys.executable, "-m", "basra", "serve", "--port", str(port),
@@ -62,7 +64,8 @@ async def basra_serve(*options: str, db: str | None = None) -> AsyncIterator[Ser
         if db:
             command += ["--db", db]
         process = subprocess.Popen(command, stdout=subprocess.DEVNULL,
-                                   stderr=subprocess.DEVNULL)
+                                   stderr=subprocess.DEVNULL,
+                                   env={**os.environ, **(env or {})})
         try:
             base = f"http://127.0.0.1:{port}"
             await wait_ready(base)

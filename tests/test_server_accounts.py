@@ -455,6 +455,18 @@ async def passkey_sign_in(base: str, http: httpx.AsyncClient, key: SoftAuthentic
         **changes})
 
 
+async def prove_by_passkey(base: str, http: httpx.AsyncClient, guest: Guest,
+                           key: SoftAuthenticator, **changes: Any) -> httpx.Response:
+    """``POST /api/sessions/current/proof`` with ``key``'s answer to a ``prove``
+    challenge."""
+    r = await http.post(f"{base}/api/sessions/current/proof/options", headers=guest.headers)
+    assert r.status_code == 200, r.text
+    options = r.json()
+    return await http.post(f"{base}/api/sessions/current/proof", headers=guest.headers,
+                           json={"challenge": options["challenge"],
+                                 "credential": key.get(options["options"]), **changes})
+
+
 def test_a_passkey_is_registered_and_signs_in(backend: Backend) -> None:
     async def scenario(base: str, http: httpx.AsyncClient) -> None:
         amira = await an_account(base, http, "Amira", password=None)
@@ -467,6 +479,10 @@ def test_a_passkey_is_registered_and_signs_in(backend: Backend) -> None:
         listed = (await http.get(f"{base}/api/passkeys", headers=amira.headers)).json()
         assert listed == {"passkeys": [{**added, "last_used_at": None}]}
         assert (await me(base, http, amira.token)).json()["passkeys"] == 1
+        # with a passkey to prove with, adding another needs a fresh proof
+        r = await http.post(f"{base}/api/passkeys/options", headers=amira.headers)
+        assert (r.status_code, code_of(r)) == (403, "auth/proof_needed")
+        assert (await prove_by_passkey(base, http, amira, key)).status_code == 200
         r = await http.post(f"{base}/api/passkeys/options", headers=amira.headers)
         options = r.json()["options"]
         assert [c["id"] for c in options["excludeCredentials"]] == [key.id]

@@ -25,6 +25,13 @@ sees and ends its sessions (docs/PROTOCOL.md, "Accounts").
   ``most`` keys (the least recently failed go first).
 - **Sessions** are made here: a fresh token handed out once, its SHA-256 and the device
   (user agent, trimmed to 200 characters; client address) stored.
+- **A fresh proof**: a token alone is not the account. Adding a passkey or a password,
+  removing a passkey, exporting and deleting need the session to have proved who holds it
+  (the password or one of the account's passkeys) within the last five minutes
+  (``Settings.fresh_proof_seconds``): a sign-in
+  is a proof, and so is ``POST /api/sessions/current/proof``. Otherwise
+  ``auth/proof_needed`` (403). An account with neither a password nor a passkey has nothing
+  to prove with and is not asked (:func:`require_proof`).
 
 Nothing here ever logs a password, a token or a hash.
 """
@@ -90,6 +97,12 @@ class BadCredentials(Refusal):
     def __init__(self, message: str = "wrong username or password",
                  code: str | None = None) -> None:
         super().__init__(message, code)
+
+
+class ProofNeeded(Refusal):
+    """``auth/proof_needed``: the session must prove who holds it first."""
+
+    code = "auth/proof_needed"
 
 
 # ---------------------------------------------------------------------------------------
@@ -407,11 +420,14 @@ def user_agent_of(scope: Scope) -> str | None:
 async def open_session(store: Store, scope: Scope, player_id: str,
                        kind: SessionKind) -> tuple[str, SessionRow]:
     """A new session of the player's on this device: its token (handed out once; only its
-    SHA-256 is stored) and row."""
+    SHA-256 is stored) and row. A password or passkey sign-in is a proof (its
+    ``proved_at``); a new guest's session proves nothing."""
     token = new_token()
     client = scope.get("client")
-    row = SessionRow(new_id(), player_id, kind, now(), user_agent_of(scope),
-                     str(client[0]) if client else None)
+    began = now()
+    row = SessionRow(new_id(), player_id, kind, began, user_agent_of(scope),
+                     str(client[0]) if client else None,
+                     proved_at=None if kind == "guest" else began)
     await store.add_session(row, token_hash(token))
     return token, row
 
@@ -421,6 +437,27 @@ def session_json(session: SessionRow, current: str | None) -> dict[str, Any]:
             "created_at": session.created_at.isoformat(),
             "user_agent": session.user_agent, "address": session.address,
             "current": session.id == current}
+
+
+def fresh(session: SessionRow, seconds: float, at: datetime | None = None) -> bool:
+    """Whether the session proved who holds it within the last ``seconds``."""
+    return (session.proved_at is not None
+            and ((at or now()) - session.proved_at).total_seconds() <= seconds)
+
+
+async def require_proof(store: Store, player: PlayerRow, session: SessionRow,
+                        seconds: float) -> None:
+    """``auth/proof_needed`` unless the session proved who holds it within the last
+    ``seconds``, or the account has nothing to prove with (no password, no passkey: a
+    guest, or an account claimed without a password)."""
+    if fresh(session, seconds):
+        return
+    if not player.has_password and not await store.passkeys(player.id):
+        return
+    lasts = (f"{round(seconds / 60)} minutes" if seconds >= 120
+             else f"{math.ceil(seconds)} seconds")
+    raise ProofNeeded("confirm it is you first: your password or one of your passkeys "
+                      f"(a confirmation lasts {lasts})")
 
 
 # ---------------------------------------------------------------------------------------

@@ -178,6 +178,10 @@ class Settings:
     (:mod:`basra.server.http_guard`)."""
     request_body_seconds: float = 30.0
     """An HTTP request's body must arrive within this long of its head."""
+    fresh_proof_seconds: float = 300.0
+    """How long a proof of who holds a session (the password or a passkey, at sign-in or
+    later) lets it add a passkey or a password, remove a passkey, export and delete
+    (:func:`basra.server.accounts.require_proof`)."""
     sweep_seconds: float = 1.0
     """How often the lobby drops lapsed tickets and evicts finished tables."""
     limits: Limits = field(default_factory=Limits)

@@ -16,7 +16,7 @@ from fastapi import Depends, Header
 from redis.asyncio import Redis
 from starlette.requests import HTTPConnection
 
-from basra.server.accounts import SignInLimiter
+from basra.server.accounts import SignInLimiter, require_proof
 from basra.server.auth import token_hash
 from basra.server.config import Limits, Settings
 from basra.server.errors import ApiError
@@ -241,3 +241,26 @@ CurrentSession = Annotated[SessionRow, Depends(current_session)]
 """The :class:`~basra.store.base.SessionRow` of the request's token (401 without one)."""
 Account = Annotated[PlayerRow, Depends(current_account)]
 """The signed-in player, who must be an account (403 ``account/required``)."""
+
+
+async def proved_player(conn: HTTPConnection, player: Player,
+                        session: CurrentSession) -> PlayerRow:
+    """The signed-in player, whose session proved who holds it within the last few
+    minutes (403 ``auth/proof_needed``; :func:`~basra.server.accounts.require_proof`)."""
+    await require_proof(get_store(conn), player, session,
+                        get_settings(conn).fresh_proof_seconds)
+    return player
+
+
+async def proved_account(conn: HTTPConnection, player: Account,
+                         session: CurrentSession) -> PlayerRow:
+    """An account whose session holds a fresh proof (see :func:`proved_player`)."""
+    await require_proof(get_store(conn), player, session,
+                        get_settings(conn).fresh_proof_seconds)
+    return player
+
+
+ProvedPlayer = Annotated[PlayerRow, Depends(proved_player)]
+"""The signed-in player, with a fresh proof if they have anything to prove with."""
+ProvedAccount = Annotated[PlayerRow, Depends(proved_account)]
+"""The signed-in account, with a fresh proof if it has anything to prove with."""

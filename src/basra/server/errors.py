@@ -50,6 +50,7 @@ STATUS: Mapping[str, int] = {
     "auth/too_many_attempts": 429,
     "auth/busy": 503,
     "auth/guest_sign_out": 409,
+    "auth/proof_needed": 403,
     "session/not_found": 404,
     "passkey/failed": 400,
     "passkey/expired": 400,

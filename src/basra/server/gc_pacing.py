@@ -21,7 +21,10 @@ import contextlib
 import gc
 import logging
 import os
+import signal
 import time
+import tracemalloc
+from pathlib import Path
 
 log = logging.getLogger("basra.gc")
 
@@ -88,3 +91,28 @@ class GcPacer:
                 await self.task
             self.task = None
         gc.unfreeze()
+
+
+def snapshots_on_signal(directory: str) -> None:
+    """Memory snapshots on demand, for finding what a long-running server holds: with
+    ``BASRA_TRACEMALLOC_DIR`` set, ``basra serve`` traces allocations (``tracemalloc``,
+    ten frames) and, on each ``SIGUSR2``, collects all garbage (frozen too) and writes a
+    snapshot to ``DIRECTORY/snapshot-N.tracemalloc`` (``benchmarks/memory.py --trace``
+    compares them by file and line). Tracing costs memory and time: never in production."""
+    folder = Path(directory)
+    folder.mkdir(parents=True, exist_ok=True)
+    tracemalloc.start(10)
+    taken = 0
+
+    def take(_signum: int, _frame: object) -> None:
+        nonlocal taken
+        gc.unfreeze()
+        gc.collect()
+        gc.freeze()
+        path = folder / f"snapshot-{taken}.tracemalloc"
+        tracemalloc.take_snapshot().dump(str(path.with_suffix(".part")))
+        os.replace(path.with_suffix(".part"), path)  # whole, or not there yet
+        taken += 1
+        log.warning("memory snapshot %d written to %s", taken - 1, folder)
+
+    signal.signal(signal.SIGUSR2, take)

@@ -22,6 +22,7 @@ from basra.cliargs import OneLineParser, seconds, whole_number
 from basra.server.app import create_app
 from basra.server.bot_pool import watch_parent
 from basra.server.config import Limits, RatedRules, Settings
+from basra.server.gc_pacing import snapshots_on_signal
 from basra.server.http_guard import guarded_http, open_files_limit
 from basra.server.listen import listening_socket
 from basra.server.logs import setup_logging
@@ -45,6 +46,9 @@ SECONDS_OPTIONS = (
                           "(default 2)"),
     ("--views-fresh", 10.0, "seconds a profile's or leaderboard's answer is served again "
                             "as it is (default 10)"),
+    ("--fresh-proof", 300.0, "seconds a proof of who holds a session (the password or a "
+                             "passkey) lets it add a passkey or a password, remove a "
+                             "passkey, export and delete the account (default 300)"),
 )
 """The options that take seconds: flag, default, help."""
 
@@ -126,6 +130,7 @@ def settings_from(args: argparse.Namespace) -> Settings:
                     redis_prefix=args.redis_prefix, gc_pacing=True,
                     public_origin=args.public_origin, passkey_rp_id=args.passkey_rp_id,
                     views_fresh_seconds=args.views_fresh,
+                    fresh_proof_seconds=args.fresh_proof,
                     saying_gap_seconds=args.saying_gap,
                     analysis_iterations=args.analysis_iterations,
                     passkey_origins=tuple(args.passkey_origin),
@@ -189,6 +194,8 @@ def run_node(settings: Settings, sock: socket.socket, log_level: str,
     if parent is not None:
         watch_parent(parent)
     setup_logging(log_level)
+    if trace := os.environ.get("BASRA_TRACEMALLOC_DIR"):
+        snapshots_on_signal(trace)
     server = uvicorn.Server(server_config(create_app(settings), log_level, settings))
     # uvicorn raises a captured Ctrl-C or SIGINT again once it has shut down cleanly
     with contextlib.suppress(KeyboardInterrupt):

@@ -45,7 +45,9 @@ NAME_MAX = 60
 """A passkey's name (``Pixel 8``) is kept to this many characters."""
 DEFAULT_NAME = "Passkey"
 
-Purpose = Literal["register", "sign-in"]
+Purpose = Literal["register", "sign-in", "prove"]
+"""What a challenge is for: adding a passkey, signing in, or proving who one is (a fresh
+proof, :func:`basra.server.accounts.require_proof`)."""
 
 
 class PasskeyError(Refusal):
@@ -103,12 +105,18 @@ def registration_options(rp: RelyingParty, player: PlayerRow,
     return options.challenge, options_to_json_dict(options)
 
 
-def authentication_options(rp: RelyingParty) -> tuple[bytes, dict[str, Any]]:
-    """Options for ``navigator.credentials.get()``: no allow list (discoverable
-    credentials), user verification preferred."""
+def authentication_options(rp: RelyingParty, allow: Sequence[PasskeyRow] = ()
+                           ) -> tuple[bytes, dict[str, Any]]:
+    """Options for ``navigator.credentials.get()``, user verification preferred: to sign
+    in, no allow list (discoverable credentials); to prove who one is, ``allow``, the
+    account's own passkeys."""
     options = webauthn.generate_authentication_options(
         rp_id=rp.id, timeout=CHALLENGE_SECONDS * 1000,
-        user_verification=UserVerificationRequirement.PREFERRED)
+        user_verification=UserVerificationRequirement.PREFERRED,
+        allow_credentials=[
+            PublicKeyCredentialDescriptor(id=webauthn.base64url_to_bytes(p.credential_id),
+                                          transports=_transports(p.transports) or None)
+            for p in allow] or None)
     return options.challenge, options_to_json_dict(options)
 
 
@@ -220,9 +228,13 @@ def verify_authentication(rp: RelyingParty, challenge: bytes, credential: object
     return verified.new_sign_count
 
 
-def passkey_json(passkey: PasskeyRow) -> dict[str, Any]:
-    """A passkey as the API lists it (never its key)."""
+def passkey_json(passkey: PasskeyRow, session_id: str | None = None) -> dict[str, Any]:
+    """A passkey as the API lists it (never its key): ``added_here`` when it was added
+    from ``session_id``, the asking session; ``added_from``, the browser it was added
+    from."""
     return {"id": passkey.credential_id, "name": passkey.name,
             "created_at": passkey.created_at.isoformat(),
             "last_used_at": (passkey.last_used_at.isoformat()
-                             if passkey.last_used_at else None)}
+                             if passkey.last_used_at else None),
+            "added_from": passkey.added_from,
+            "added_here": session_id is not None and passkey.added_by == session_id}

@@ -118,6 +118,9 @@ class SessionRow:
     last_seen_at: datetime | None = None
     """When it was last used (kept to the hour: :data:`SESSION_TOUCH`); None: not since it
     began."""
+    proved_at: datetime | None = None
+    """When its holder last proved who they are, with the password or a passkey: at sign-in,
+    or later (:meth:`Store.prove_session`); None: never (a guest's, a token's alone)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -132,6 +135,10 @@ class PasskeyRow:
     created_at: datetime
     transports: tuple[str, ...] = ()
     last_used_at: datetime | None = None
+    added_by: str | None = None
+    """The session it was added from (None before issue 25)."""
+    added_from: str | None = None
+    """That session's browser (its user agent), kept after the session ends."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -140,7 +147,7 @@ class ChallengeRow:
 
     id: str
     challenge: bytes
-    purpose: Literal["register", "sign-in"]
+    purpose: Literal["register", "sign-in", "prove"]
     player_id: str | None
     expires_at: datetime
 
@@ -370,6 +377,10 @@ class Store(ABC):
     @abstractmethod
     async def sessions(self, player_id: str) -> list[SessionRow]:
         """The player's sessions, newest first."""
+
+    @abstractmethod
+    async def prove_session(self, session_id: str) -> None:
+        """Its holder proved who they are now (its ``proved_at``)."""
 
     @abstractmethod
     async def revoke_sessions(self, player_id: str, session_id: str | None = None,

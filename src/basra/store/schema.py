@@ -117,6 +117,7 @@ sessions = Table(
     Column("user_agent", Text, nullable=True),
     Column("address", Text, nullable=True),
     Column("last_seen_at", UtcDateTime, nullable=True),
+    Column("proved_at", UtcDateTime, nullable=True),
     PrimaryKeyConstraint("id"),
     UniqueConstraint("token_hash"),
     Index(None, "player_id"),
@@ -130,6 +131,8 @@ passkeys = Table(
     Column("public_key", LargeBinary, nullable=False),
     *required(sign_count=Integer, name=Text, transports=Text, created_at=UtcDateTime),
     Column("last_used_at", UtcDateTime, nullable=True),
+    Column("added_by", Text, nullable=True),
+    Column("added_from", Text, nullable=True),
     PrimaryKeyConstraint("credential_id"),
     Index(None, "player_id"),
 )

@@ -539,7 +539,8 @@ class SqlStore(Store):
             await connection.execute(insert(sessions).values(
                 id=session.id, player_id=session.player_id, token_hash=token_hash,
                 kind=session.kind, created_at=aware(session.created_at, "created_at"),
-                user_agent=session.user_agent, address=session.address))
+                user_agent=session.user_agent, address=session.address,
+                proved_at=aware(session.proved_at, "proved_at")))
             kept = (select(sessions.c.id).where(sessions.c.player_id == session.player_id)
                     .order_by(sessions.c.created_at.desc(), sessions.c.id.desc())
                     .limit(SESSIONS_KEPT))
@@ -558,6 +559,10 @@ class SqlStore(Store):
         query = (select(sessions).where(sessions.c.player_id == player_id)
                  .order_by(sessions.c.created_at.desc(), sessions.c.id))
         return [session_row(row) for row in await self._rows(query)]
+
+    async def prove_session(self, session_id: str) -> None:
+        await self._update(sessions, sessions.c.id == session_id, f"session {session_id}",
+                           proved_at=now())
 
     async def revoke_sessions(self, player_id: str, session_id: str | None = None,
                               keep: str | None = None) -> int:
@@ -580,7 +585,8 @@ class SqlStore(Store):
                 public_key=passkey.public_key, sign_count=passkey.sign_count,
                 name=passkey.name, transports=" ".join(passkey.transports),
                 created_at=aware(passkey.created_at, "created_at"),
-                last_used_at=aware(passkey.last_used_at, "last_used_at")))
+                last_used_at=aware(passkey.last_used_at, "last_used_at"),
+                added_by=passkey.added_by, added_from=passkey.added_from))
 
         await self._batched(f"add passkey of player {passkey.player_id}", op)
 
@@ -1028,7 +1034,8 @@ def player_row(row: Row[Any]) -> PlayerRow:
 def session_row(row: Row[Any]) -> SessionRow:
     return SessionRow(id=row.id, player_id=row.player_id, kind=row.kind,
                       created_at=row.created_at, user_agent=row.user_agent,
-                      address=row.address, last_seen_at=row.last_seen_at)
+                      address=row.address, last_seen_at=row.last_seen_at,
+                      proved_at=row.proved_at)
 
 
 def session_alive(at: datetime) -> ColumnElement[bool]:
@@ -1049,7 +1056,8 @@ def passkey_row(row: Row[Any]) -> PasskeyRow:
                       public_key=bytes(row.public_key), sign_count=row.sign_count,
                       name=row.name, created_at=row.created_at,
                       transports=tuple(row.transports.split()),
-                      last_used_at=row.last_used_at)
+                      last_used_at=row.last_used_at, added_by=row.added_by,
+                      added_from=row.added_from)
 
 
 def rating_row(row: Row[Any]) -> RatingRow:

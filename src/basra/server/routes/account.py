@@ -1,6 +1,8 @@
 """Accounts, sessions and passkeys (docs/PROTOCOL.md, "Accounts"): claim the guest as an
 account, sign in with a password or a passkey, list and end sessions, change the password,
-delete the account, download everything stored about the player."""
+delete the account, download everything stored about the player. What a stolen token must
+not do (add a passkey or a password, remove a passkey, export, delete) needs a fresh proof
+(:func:`basra.server.accounts.require_proof`): ``POST /api/sessions/current/proof``."""
 
 from __future__ import annotations
 
@@ -25,10 +27,12 @@ from basra.server.accounts import (
     check_password,
     clean_password,
     clean_username,
+    fresh,
     hash_password,
     me_json,
     now,
     open_session,
+    require_proof,
     session_json,
     username_key,
 )
@@ -39,6 +43,8 @@ from basra.server.deps import (
     Guards,
     LobbyDep,
     Player,
+    ProvedAccount,
+    ProvedPlayer,
     StoreDep,
     get_guards,
     get_lobby,
@@ -93,6 +99,14 @@ class SignInIn(BaseModel):
     password: str = Field(max_length=PASSWORD_FIELD)
 
 
+class ProofIn(BaseModel):
+    """The account's password, or a passkey's answer to a ``prove`` challenge."""
+
+    password: str | None = Field(default=None, max_length=PASSWORD_FIELD)
+    challenge: str | None = Field(default=None, max_length=64)
+    credential: dict[str, Any] | None = None
+
+
 class PasswordIn(BaseModel):
     current: str | None = Field(default=None, max_length=PASSWORD_FIELD)
     password: str = Field(max_length=PASSWORD_FIELD)
@@ -118,9 +132,10 @@ class PasskeySignInIn(BaseModel):
 
 
 @router.post("/api/account", status_code=201)
-async def claim(body: ClaimIn, request: Request, player: Player, store: StoreDep,
-                guards: GuardsDep) -> dict[str, Any]:
+async def claim(body: ClaimIn, request: Request, player: Player, session: CurrentSession,
+                store: StoreDep) -> dict[str, Any]:
     """The signed-in guest becomes an account, keeping its id, history and sessions."""
+    guards = get_guards(request)
     if player.account:
         raise ApiError("you already have an account", "account/already")
     username = clean_username(body.username)
@@ -145,17 +160,23 @@ async def claim(body: ClaimIn, request: Request, player: Player, store: StoreDep
     if generated(claimed.nickname):  # a name the guest never chose: the username now
         await store.rename_player(claimed.id, username)
         claimed = replace(claimed, nickname=username)
+    if hashed is not None:  # the password just chosen is a proof
+        await store.prove_session(session.id)
     return await me_json(store, claimed)
 
 
 @router.put("/api/account/password")
 async def change_password(body: PasswordIn, request: Request, player: Account,
                           session: CurrentSession, store: StoreDep) -> dict[str, Any]:
-    """A new password; the current one is needed if there is one. Every other session
+    """A new password; the current one is needed if there is one (and is a proof), else a
+    fresh proof by passkey (an account with neither needs none). Every other session
     ends."""
     assert player.username is not None
     password = clean_password(body.password)
-    if player.has_password:
+    if not player.has_password:
+        await require_proof(store, player, session,
+                            get_settings(request).fresh_proof_seconds)
+    else:
         if body.current is None:
             raise BadCredentials("give your current password")
         address, key = address_of(request.scope), username_key(player.username)
@@ -170,15 +191,17 @@ async def change_password(body: PasswordIn, request: Request, player: Account,
     await store.set_password(player.id, await hash_password(
         get_guards(request).hashing, address_of(request.scope), password))
     await store.revoke_sessions(player.id, keep=session.id)
+    await store.prove_session(session.id)
     get_lobby(request).sign_out(player.id, keep=session.id)
     return {"changed": True}
 
 
 @router.delete("/api/account")
-async def delete_account(body: DeleteIn, player: Account, store: StoreDep,
+async def delete_account(body: DeleteIn, player: ProvedAccount, store: StoreDep,
                          guards: GuardsDep, lobby: LobbyDep) -> dict[str, Any]:
     """Forget the person (name, username, password, sessions, passkeys, ratings); the
-    matches stay, their seats named "deleted player"."""
+    matches stay, their seats named "deleted player". Needs a fresh proof and the
+    username typed."""
     assert player.username is not None
     key = username_key(player.username)
     if username_key(body.confirm) != key:
@@ -199,13 +222,13 @@ def _download_name(player: PlayerRow) -> str:
 
 
 @router.get("/api/account/export")
-async def export(request: Request, player: Player, session: CurrentSession,
+async def export(request: Request, player: ProvedPlayer, session: CurrentSession,
                  store: StoreDep) -> StreamingResponse:
     """Everything stored about the player, their match records included (no hash of
     anything: no password, token or key). Streamed a match at a time, each record rebuilt
     from the store, the event loop given back between two; one record rebuilt at a time
     per server (never held while sending), and one export per player a minute
-    (``rate/limited`` otherwise)."""
+    (``rate/limited`` otherwise). An account needs a fresh proof."""
     guards = get_guards(request)
     wait = guards.exports.take(player.id)
     if wait is not None:
@@ -220,7 +243,7 @@ async def export(request: Request, player: Player, session: CurrentSession,
         "exported_at": now().isoformat(),
         "player": {**me, "created_at": player.created_at.isoformat()},
         "sessions": [session_json(s, session.id) for s in sessions],
-        "passkeys": [{**passkey_json(p), "transports": list(p.transports),
+        "passkeys": [{**passkey_json(p, session.id), "transports": list(p.transports),
                       "sign_count": p.sign_count} for p in passkeys],
         "ratings": [{"variant": r.variant, "rating": r.rating, "deviation": r.deviation,
                      "volatility": r.volatility, "games": r.games,
@@ -285,10 +308,63 @@ async def sign_in(body: SignInIn, request: Request, store: StoreDep,
 
 
 @router.get("/api/sessions")
-async def sessions(player: Player, session: CurrentSession,
+async def sessions(request: Request, player: Player, session: CurrentSession,
                    store: StoreDep) -> dict[str, Any]:
+    """The player's sessions, newest first; ``proved``: whether this one holds a fresh
+    proof."""
     return {"sessions": [session_json(s, session.id)
-                         for s in await store.sessions(player.id)]}
+                         for s in await store.sessions(player.id)],
+            "proved": fresh(session, get_settings(request).fresh_proof_seconds)}
+
+
+@router.post("/api/sessions/current/proof/options")
+async def proof_options(request: Request, player: Account, store: StoreDep,
+                        settings: SettingsDep, guards: GuardsDep) -> dict[str, Any]:
+    """Begin proving who holds this session with a passkey: the challenge's id and the
+    options for ``navigator.credentials.get()``, allowing the account's own passkeys."""
+    guards.challenges.check(request.scope)
+    mine = await store.passkeys(player.id)
+    if not mine:
+        raise PasskeyError("this account has no passkey: use your password",
+                           "passkey/not_found")
+    challenge, options = authentication_options(relying_party(request, settings), mine)
+    return {"challenge": await new_challenge(store, challenge, "prove", player.id),
+            "options": options}
+
+
+@router.post("/api/sessions/current/proof")
+async def prove(body: ProofIn, request: Request, player: Account, session: CurrentSession,
+                store: StoreDep) -> dict[str, Any]:
+    """Prove who holds this session: the account's password, or one of its passkeys'
+    answer to a ``prove`` challenge. Counted as sign-ins are (the same limits)."""
+    assert player.username is not None
+    guards, settings = get_guards(request), get_settings(request)
+    address = address_of(request.scope)
+    if body.password is not None:
+        key = username_key(player.username)
+        stamp = guards.sign_ins.begin(address, key)
+        found = await store.account(player.username)
+        checked = await check_password(guards.hashing, address,
+                                       found.password_hash if found else None,
+                                       body.password)
+        if not checked.ok:
+            raise BadCredentials("that is not your password")
+        guards.sign_ins.succeeded(address, key, stamp)
+    elif body.challenge is not None and body.credential is not None:
+        stamp = guards.sign_ins.begin(address, passkey=True)
+        challenge = await take_challenge(store, body.challenge, "prove", player.id)
+        passkey = await store.passkey(credential_id(body.credential))
+        if passkey is None or passkey.player_id != player.id:
+            raise PasskeyError("that passkey is not one of this account's",
+                               "passkey/unknown")
+        count = verify_authentication(relying_party(request, settings), challenge,
+                                      body.credential, passkey)
+        await store.passkey_used(passkey.credential_id, count)
+        guards.sign_ins.succeeded(address, None, stamp, passkey=True)
+    else:
+        raise ApiError("give your password, or a passkey's answer", "request/invalid")
+    await store.prove_session(session.id)
+    return {"proved": True, "seconds": settings.fresh_proof_seconds}
 
 
 def _may_sign_out(player: PlayerRow) -> None:
@@ -341,10 +417,11 @@ def relying_party(request: Request, settings: Settings) -> RelyingParty:
 
 
 @router.post("/api/passkeys/options")
-async def passkey_options(request: Request, player: Account, store: StoreDep,
+async def passkey_options(request: Request, player: ProvedAccount, store: StoreDep,
                           settings: SettingsDep, guards: GuardsDep) -> dict[str, Any]:
     """Begin registering a passkey: the challenge's id and the options for
-    ``navigator.credentials.create()``."""
+    ``navigator.credentials.create()``. Needs a fresh proof (the challenge, the player's
+    for a few minutes, is what finishing needs)."""
     guards.challenges.check(request.scope)
     existing = await store.passkeys(player.id)
     if len(existing) >= PASSKEYS_MAX:
@@ -356,9 +433,11 @@ async def passkey_options(request: Request, player: Account, store: StoreDep,
 
 
 @router.post("/api/passkeys", status_code=201)
-async def add_passkey(body: PasskeyIn, request: Request, player: Account, store: StoreDep,
-                      settings: SettingsDep) -> dict[str, Any]:
-    """Finish registering: the answer of ``navigator.credentials.create()``."""
+async def add_passkey(body: PasskeyIn, request: Request, player: Account,
+                      session: CurrentSession, store: StoreDep) -> dict[str, Any]:
+    """Finish registering: the answer of ``navigator.credentials.create()`` (to a
+    challenge only a freshly proved session was given)."""
+    settings = get_settings(request)
     challenge = await take_challenge(store, body.challenge, "register", player.id)
     registered = verify_registration(relying_party(request, settings), challenge,
                                      body.credential)
@@ -366,19 +445,23 @@ async def add_passkey(body: PasskeyIn, request: Request, player: Account, store:
         raise PasskeyError("that passkey is already registered")
     row = PasskeyRow(registered.credential_id, player.id, registered.public_key,
                      registered.sign_count, clean_name(body.name), now(),
-                     registered.transports)
+                     registered.transports, added_by=session.id,
+                     added_from=session.user_agent)
     await store.add_passkey(row)
-    return passkey_json(row)
+    return passkey_json(row, session.id)
 
 
 @router.get("/api/passkeys")
-async def list_passkeys(player: Account, store: StoreDep) -> dict[str, Any]:
-    return {"passkeys": [passkey_json(p) for p in await store.passkeys(player.id)]}
+async def list_passkeys(player: Account, session: CurrentSession,
+                        store: StoreDep) -> dict[str, Any]:
+    return {"passkeys": [passkey_json(p, session.id)
+                         for p in await store.passkeys(player.id)]}
 
 
 @router.delete("/api/passkeys/{passkey_id}")
-async def remove_passkey(passkey_id: str, player: Account,
+async def remove_passkey(passkey_id: str, player: ProvedAccount,
                          store: StoreDep) -> dict[str, Any]:
+    """Remove one of the account's passkeys: needs a fresh proof."""
     removed = len(passkey_id) <= 1400 and await store.remove_passkey(player.id, passkey_id)
     if not removed:
         raise PasskeyError("no such passkey", "passkey/not_found")

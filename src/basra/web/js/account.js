@@ -4,6 +4,7 @@
 // account sees its display name (PATCH /api/me), its ratings and profile link, its
 // passkeys (add, remove), its password, its sessions (each device, this one marked; sign one
 // out, or every one), its data to download, and deleting it (the username typed to confirm).
+// What a stolen token must not do asks for a fresh proof first (guard.js).
 // Each part is redrawn on its own, so what is typed in one survives a change in another.
 
 import { h, replace } from "./dom.js";
@@ -13,6 +14,7 @@ import { addPasskey, deviceName, passkeyError, passkeysSupported } from "./passk
 import { limits, variantNames } from "./variants.js";
 import { announce, errorText, link, loadStyle, navigate, nextPath, spinner, toast, withNext } from "./ui.js";
 import { confirmDialog } from "./table/dialog.js";
+import { everywhereDialog, withProof } from "./guard.js";
 
 const STYLES = ["../css/account.css", "../css/overlay.css"].map((path) => new URL(path, import.meta.url));
 const PARTS = ["top", "name", "ratings", "passkeys", "password", "sessions", "data", "danger"];
@@ -80,9 +82,7 @@ class AccountPage {
     this.draw("passkeys");
   }
 
-  draft(id, fallback = "") {
-    return this.drafts[id] ?? fallback;
-  }
+  draft(id, fallback = "") { return this.drafts[id] ?? fallback; }
 
   /** An input's attributes: what is typed (`drafts`) always wins over its first value
    * (`attrs.value`), set as the property (never in the markup); `error`: the id of an
@@ -282,7 +282,7 @@ class AccountPage {
   }
 
   async addPasskey() {
-    const ok = await this.act("passkey", () => addPasskey(deviceName() || t("account.passkey.default_name")), "passkey", passkeyError);
+    const ok = await this.act("passkey", () => this.proved(() => addPasskey(deviceName() || t("account.passkey.default_name"))), "passkey", passkeyError);
     if (ok) {
       this.offerPasskey = false;
       toast(t("account.passkey.added_toast"), "info");
@@ -296,7 +296,7 @@ class AccountPage {
   async removePasskey(key) {
     const yes = await confirmDialog({ title: t("account.passkey.remove_title"), text: t("account.passkey.remove_text", { name: key.name }), yes: t("account.passkey.remove"), no: t("account.cancel"), danger: true });
     if (!yes) return;
-    const ok = await this.act("passkey", () => api.removePasskey(key.id), "passkey");
+    const ok = await this.act("passkey", () => this.proved(() => api.removePasskey(key.id)), "passkey");
     if (ok) this.passkeys = this.passkeys.filter((k) => k.id !== key.id);
     this.draw("passkeys");
   }
@@ -322,7 +322,7 @@ class AccountPage {
       this.draw("password");
       return;
     }
-    const ok = await this.act("password", () => api.changePassword(password, current), "password");
+    const ok = await this.act("password", () => this.proved(() => api.changePassword(password, current)), "password");
     if (ok) {
       delete this.drafts["new-password"];
       delete this.drafts["current-password"];
@@ -362,15 +362,12 @@ class AccountPage {
   }
 
   async signOutEverywhere() {
-    const yes = await confirmDialog({ title: t("account.sessions.everywhere"), text: t("account.sessions.everywhere_text"), yes: t("account.sessions.everywhere_yes"), no: t("account.cancel"), danger: true });
-    if (yes && await this.act("sessions", () => signOut({ everywhere: true }))) this.left(t("account.sessions.everywhere_done"), "/sign-in");
+    const remove = await everywhereDialog(this.passkeys, this.sessions);
+    const removing = async () => { for (const id of remove) await this.proved(() => api.removePasskey(id)); };
+    if (remove && await this.act("sessions", async () => { await removing(); await signOut({ everywhere: true }); })) this.left(t("account.sessions.everywhere_done"), "/sign-in");
   }
 
-  left(text, path) {
-    toast(text, "info");
-    announce(text);
-    navigate(path);
-  }
+  left(text, path) { toast(text, "info"); announce(text); navigate(path); }
 
   dataPart(title) {
     return [title("account.data.title"),
@@ -379,7 +376,7 @@ class AccountPage {
   }
 
   async exportData() {
-    await this.act("data", () => download("/api/account/export", `basra-${this.player.username}.json`));
+    await this.act("data", () => this.proved(() => download("/api/account/export", `basra-${this.player.username}.json`)));
   }
 
   dangerPart(title) {
@@ -395,12 +392,15 @@ class AccountPage {
   async deleteAccount() {
     const typed = this.draft("delete-confirm");
     if (typed !== this.player.username) return;
-    const ok = await this.act("delete", () => api.deleteAccount(typed), "delete");
+    const ok = await this.act("delete", () => this.proved(() => api.deleteAccount(typed)), "delete");
     if (ok) {
       forgetPlayer();
       this.left(t("account.delete.done"), "/");
     } else this.draw("danger");
   }
+
+  /** `fn()`, after a fresh proof if the server asks for one (guard.js). */
+  proved(fn) { return withProof(fn, this.player, this.passkeys); }
 
   drawAll() {
     if (session.token && this.player && this.player.account && this.parts.top && this.parts.top.isConnected) for (const name of PARTS) this.draw(name);
