@@ -1,5 +1,6 @@
 """The server's errors: one family under :class:`basra.errors.BasraError`, and the one table
-from an error's code to its HTTP status (docs/PROTOCOL.md, section 1).
+from an error's code to its HTTP status, made from the registry of every code,
+:mod:`basra.codes` (docs/PROTOCOL.md, sections 1 and 6).
 
 Every error the server refuses a request with is a :class:`~basra.errors.BasraError`
 raised as ``Kind(message, code)``, wherever it comes from (a nickname, the lobby, a seat,
@@ -14,71 +15,29 @@ from __future__ import annotations
 
 import math
 from collections.abc import Mapping
+from types import MappingProxyType
 from typing import Any
 
 from fastapi.responses import JSONResponse
 
+from basra import codes
 from basra.errors import BasraError
 
-STATUS: Mapping[str, int] = {
-    "auth/required": 401,
-    "guest/bad_nickname": 422,
-    "guest/nickname_invisible": 422,
-    "request/invalid": 422,
-    "request/too_large": 413,
-    "rate/limited": 429,
-    "table/not_found": 404,
-    "queue/not_found": 404,
-    "table/full": 409,
-    "table/started": 409,
-    "table/not_owner": 409,
-    "table/seat_taken": 409,
-    "queue/matched": 409,
-    "table/bad_options": 400,
-    "table/unavailable": 503,
-    "table/moved": 503,
-    "server/internal": 500,
-    "account/bad_username": 422,
-    "account/username_taken": 409,
-    "account/username_invisible": 422,
-    "account/username_lookalike": 409,
-    "account/weak_password": 422,
-    "account/already": 409,
-    "account/required": 403,
-    "account/confirm": 422,
-    "auth/bad_credentials": 401,
-    "auth/too_many_attempts": 429,
-    "auth/busy": 503,
-    "auth/guest_sign_out": 409,
-    "auth/proof_needed": 403,
-    "session/not_found": 404,
-    "passkey/failed": 400,
-    "passkey/expired": 400,
-    "passkey/unknown": 401,
-    "passkey/not_found": 404,
-    "table/rated_needs_account": 403,
-    "player/not_found": 404,
-    "variant/unknown": 404,
-    "replay/not_finished": 409,
-    "replay/not_found": 404,
-    "replay/bad_record": 422,
-    "analysis/busy": 503,
-    "analysis/too_many": 429,
-}
-"""HTTP status by error code; a code not listed answers :data:`DEFAULT_STATUS`, and an
-``http/NNN`` code (Starlette's own: unknown paths and methods) answers NNN."""
+STATUS: Mapping[str, int] = MappingProxyType({
+    code: entry.status for code, entry in codes.CODES.items()})
+"""HTTP status by error code, from the one registry (:data:`basra.codes.CODES`); a code not
+listed answers :data:`DEFAULT_STATUS`, and an ``http/NNN`` code (Starlette's own: unknown
+paths and methods) answers NNN."""
 
-DEFAULT_STATUS = 400
+DEFAULT_STATUS = codes.DEFAULT_STATUS
+"""The status of a code the registry does not list (400)."""
 
 
 def status_of(code: str) -> int:
     """The HTTP status an error of ``code`` is answered with."""
     if code in STATUS:
         return STATUS[code]
-    kind, _, number = code.partition("/")
-    if kind == "http" and number.isdigit() and 400 <= int(number) <= 599:
-        return int(number)
-    return DEFAULT_STATUS
+    return codes.starlette_status(code) or DEFAULT_STATUS
 
 
 def error_json(code: str, message: str) -> dict[str, Any]:
