@@ -160,6 +160,8 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
         after = rss_mb(pid)
         held = (await health(base))["memory"]
         gained = compare(first, await snapshot(pid, trace, 1), args.top) if trace else []
+        # what the cycle collector found at the second snapshot: garbage made since the first
+        cycles = json.loads((trace / "garbage-1.json").read_text())[:args.top] if trace else []
         elapsed = time.monotonic() - started
     quarter = [rss for done, rss in samples if done >= args.matches * 3 // 4]
     return {"benchmark": "memory", "db": "postgresql" if args.db else "sqlite",
@@ -170,7 +172,8 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
             "rss_after_mb": round(after, 1), "growth_after_warmup_mb": round(after - warm, 1),
             "rss_max_mb": max(rss for _, rss in samples),
             "last_quarter_growth_mb": round(quarter[-1] - quarter[0], 1),
-            "samples": samples, "held_after": held, "traced_growth": gained}
+            "samples": samples, "held_after": held, "traced_growth": gained,
+            "cycle_garbage": cycles}
 
 
 def options(parser: argparse.ArgumentParser) -> None:
@@ -199,8 +202,14 @@ def report(result: dict[str, Any]) -> None:
     print("RSS along the way (matches, MB): "
           + ", ".join(f"{done} {rss}" for done, rss in result["samples"]))
     print(f"held once idle: {result['held_after']}")
+    if result["traced_growth"]:
+        print("what the traced heap gained from warm-up to idle, by file and line:")
     for row in result["traced_growth"]:
         print(f"  {row['kb']:+10.1f} KB {row['blocks']:+8d} blocks  {row['where']}")
+    if result["cycle_garbage"]:
+        print("garbage in reference cycles made over the run (objects by type):")
+    for kind, count in result["cycle_garbage"]:
+        print(f"  {count:10d}  {kind}")
 
 
 if __name__ == "__main__":

@@ -7,7 +7,8 @@ from typing import Any
 
 import pytest
 
-from basra.captures import takes
+from basra import captures
+from basra.captures import set_memo_limit, sum_sets, takes
 from basra.engine import Play, apply_play, legal_plays, play_unchecked
 from basra.errors import IllegalPlayError
 from basra.rules import find_variant
@@ -235,3 +236,22 @@ def test_play_unchecked_agrees_with_apply_play_on_a_legal_play():
     rnd = position("serbian", ["5H 9C", "2D 3D"], "AC 4D 2H 3S 3C", turn=0)
     for p in legal_plays(rnd):
         assert play_unchecked(rnd, p.card, p.take) == apply_play(rnd, p)
+
+
+def test_a_small_memo_gives_the_same_takes_and_stays_small() -> None:
+    """``basra serve`` keeps the capture memos small (4,096 entries): the takes are the
+    same, and the memo never holds more."""
+
+    egyptian = find_variant("egyptian")
+    floors = [M("AC 2D 3H 4S 5C"), M("2C 3D 5H 6S 9C"), M("AC AD 2H 4C 8S")]
+    cards = [C(name) for name in ("9D", "10C", "QH", "7S")]
+    before = [takes(egyptian, card, floor) for floor in floors for card in cards]
+    try:
+        set_memo_limit(8)
+        for candidates in range(1, 200):
+            sum_sets(candidates, 10)
+        assert 0 < len(captures._one_set_memo) <= 8
+        after = [takes(egyptian, card, floor) for floor in floors for card in cards]
+        assert after == before
+    finally:
+        set_memo_limit(1 << 18)

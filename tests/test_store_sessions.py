@@ -80,5 +80,12 @@ def test_a_session_is_marked_used_at_most_once_an_hour() -> None:
         assert touched == ["h1", "h2", "h1", "h3"]
         assert len(touches.last) == 2  # bounded: the oldest forgotten
         assert not touches.pending
+        # only the sessions touched within the hour are remembered
+        touches = SessionTouches(most=100)
+        for i in range(50):
+            touches.used(store, f"old{i}", now=float(i))  # type: ignore[arg-type]
+        touches.used(store, "new", now=3700.0)  # type: ignore[arg-type]
+        assert list(touches.last) == ["new"]
+        await asyncio.sleep(0)
 
     asyncio.run(main())

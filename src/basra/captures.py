@@ -11,15 +11,27 @@ from __future__ import annotations
 from basra.cards import BELOW_VALUE, RANK, RANK_MASK, VALUES, Card, CardSet
 from basra.rules import Rules
 
-_MEMO_LIMIT = 1 << 18
+_memo_limit = [1 << 18]
+"""Entries each memo keeps before it is emptied (one item: set by :func:`set_memo_limit`)."""
 _one_set_memo: dict[int, tuple[CardSet, ...]] = {}
 _max_cards_memo: dict[int, tuple[CardSet, ...]] = {}
+
+
+def set_memo_limit(limit: int) -> None:
+    """How many entries each memo keeps before it is emptied. The default, 1 << 18 (up to
+    some 40 MB a memo), suits the bots, whose searches meet the same floors over and over;
+    a server process only lists the legal plays of the positions its tables reach, and
+    keeps its memory to a few MB with a few thousand (``basra serve`` sets 4,096)."""
+    _memo_limit[0] = limit
+    for memo in (_one_set_memo, _max_cards_memo):
+        if len(memo) > limit:
+            memo.clear()
 
 
 def _remember(memo: dict[int, tuple[CardSet, ...]], key: int,
               found: tuple[CardSet, ...]) -> tuple[CardSet, ...]:
     """Keep ``found`` in ``memo`` at ``key`` (emptying a full memo first); returns it."""
-    if len(memo) >= _MEMO_LIMIT:
+    if len(memo) >= _memo_limit[0]:
         memo.clear()
     memo[key] = found
     return found

@@ -29,7 +29,8 @@ from basra.store.base import SESSION_TOUCH, PlayerRow, SessionRow, Store, StoreE
 class SessionTouches:
     """Marks sessions used (``last_seen_at``, which their expiry counts from) at most once
     per :data:`~basra.store.base.SESSION_TOUCH` each, from this process, in the
-    background: a request never waits for it."""
+    background: a request never waits for it. It remembers the sessions touched within
+    that window only (at most ``most``)."""
 
     def __init__(self, most: int = 100_000) -> None:
         self.last: OrderedDict[str, float] = OrderedDict()
@@ -43,7 +44,10 @@ class SessionTouches:
             return
         self.last[hashed] = now
         self.last.move_to_end(hashed)
-        while len(self.last) > self.most:
+        # Oldest first: those touched over the window ago would be touched again anyway.
+        window = SESSION_TOUCH.total_seconds()
+        while self.last and (len(self.last) > self.most
+                             or now - next(iter(self.last.values())) >= window):
             self.last.popitem(last=False)
         task = asyncio.create_task(self._touch(store, hashed))
         self.pending.add(task)

@@ -19,11 +19,13 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import gc
+import json
 import logging
 import os
 import signal
 import time
 import tracemalloc
+from collections import Counter
 from pathlib import Path
 
 log = logging.getLogger("basra.gc")
@@ -42,7 +44,7 @@ class GcPacer:
     """Freezes survivors every ``freeze_seconds``; a full pass every ``full_seconds``."""
 
     def __init__(self, freeze_seconds: float = 1.0, full_seconds: float = 600.0,
-                 full_growth_bytes: int = 48 * 2**20) -> None:
+                 full_growth_bytes: int = 16 * 2**20) -> None:
         self.freeze_seconds = freeze_seconds
         self.full_seconds = full_seconds
         self.full_growth_bytes = full_growth_bytes
@@ -96,9 +98,10 @@ class GcPacer:
 def snapshots_on_signal(directory: str) -> None:
     """Memory snapshots on demand, for finding what a long-running server holds: with
     ``BASRA_TRACEMALLOC_DIR`` set, ``basra serve`` traces allocations (``tracemalloc``,
-    ten frames) and, on each ``SIGUSR2``, collects all garbage (frozen too) and writes a
-    snapshot to ``DIRECTORY/snapshot-N.tracemalloc`` (``benchmarks/memory.py --trace``
-    compares them by file and line). Tracing costs memory and time: never in production."""
+    ten frames) and, on each ``SIGUSR2``, collects all garbage (frozen too), counting what
+    was in reference cycles by type (``DIRECTORY/garbage-N.json``), and writes a snapshot
+    to ``DIRECTORY/snapshot-N.tracemalloc`` (``benchmarks/memory.py --trace`` compares
+    them by file and line). Tracing costs memory and time: never in production."""
     folder = Path(directory)
     folder.mkdir(parents=True, exist_ok=True)
     tracemalloc.start(10)
@@ -107,8 +110,16 @@ def snapshots_on_signal(directory: str) -> None:
     def take(_signum: int, _frame: object) -> None:
         nonlocal taken
         gc.unfreeze()
+        # What waited for the cycle collector, by type: kept aside for a moment and counted
+        # (``garbage-N.json``), then freed.
+        gc.set_debug(gc.DEBUG_SAVEALL)
+        gc.collect()
+        found = Counter(f"{type(o).__module__}.{type(o).__qualname__}" for o in gc.garbage)
+        gc.garbage.clear()
+        gc.set_debug(0)
         gc.collect()
         gc.freeze()
+        (folder / f"garbage-{taken}.json").write_text(json.dumps(found.most_common(60)))
         path = folder / f"snapshot-{taken}.tracemalloc"
         tracemalloc.take_snapshot().dump(str(path.with_suffix(".part")))
         os.replace(path.with_suffix(".part"), path)  # whole, or not there yet

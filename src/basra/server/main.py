@@ -18,6 +18,7 @@ from pathlib import Path
 import uvicorn
 from fastapi import FastAPI
 
+from basra.captures import set_memo_limit
 from basra.cliargs import OneLineParser, seconds, whole_number
 from basra.server.app import create_app
 from basra.server.bot_pool import watch_parent
@@ -29,6 +30,11 @@ from basra.server.logs import setup_logging
 from basra.server.origin import EXAMPLE, bind_origin, is_loopback, parse_origin
 
 log = logging.getLogger("basra.serve")
+
+SERVER_MEMO_LIMIT = 4096
+"""The capture memos' size in a server process (:func:`basra.captures.set_memo_limit`):
+it lists the legal plays of its tables' positions only (the bots think elsewhere, with
+theirs)."""
 
 
 SECONDS_OPTIONS = (
@@ -196,6 +202,7 @@ def run_node(settings: Settings, sock: socket.socket, log_level: str,
     setup_logging(log_level)
     if trace := os.environ.get("BASRA_TRACEMALLOC_DIR"):
         snapshots_on_signal(trace)
+    set_memo_limit(SERVER_MEMO_LIMIT)
     server = uvicorn.Server(server_config(create_app(settings), log_level, settings))
     # uvicorn raises a captured Ctrl-C or SIGINT again once it has shut down cleanly
     with contextlib.suppress(KeyboardInterrupt):

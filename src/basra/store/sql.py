@@ -29,7 +29,7 @@ import re
 import secrets
 import sqlite3
 import time
-from collections.abc import AsyncIterator, Awaitable, Callable, Iterable, Sequence
+from collections.abc import AsyncIterator, Awaitable, Callable, Iterable, Mapping, Sequence
 from contextlib import AbstractAsyncContextManager, asynccontextmanager, nullcontext
 from dataclasses import dataclass
 from datetime import UTC, datetime
@@ -45,12 +45,12 @@ from sqlalchemy import (
     Select,
     Table,
     and_,
+    bindparam,
     case,
     delete,
     event,
     func,
     insert,
-    literal,
     select,
     text,
     update,
@@ -408,9 +408,10 @@ class SqlStore(Store):
         except (SQLAlchemyError, OSError) as error:
             raise StoreError(f"cannot read the store {self.database}: {reason(error)}") from error
 
-    async def _rows(self, query: Select[Any]) -> Sequence[Row[Any]]:
+    async def _rows(self, query: Select[Any],
+                    parameters: Mapping[str, Any] | None = None) -> Sequence[Row[Any]]:
         async with self._read() as connection:
-            rows: Sequence[Row[Any]] = (await connection.execute(query)).all()
+            rows: Sequence[Row[Any]] = (await connection.execute(query, parameters)).all()
         return rows
 
     async def _first(self, query: Select[Any]) -> Row[Any] | None:
@@ -450,11 +451,9 @@ class SqlStore(Store):
         await self._batched(f"rename player {player_id}", op)
 
     async def player_by_token(self, token_hash: str) -> PlayerRow | None:
-        query = (select(players).join(sessions, sessions.c.player_id == players.c.id)
-                 .where(sessions.c.token_hash == token_hash, players.c.deleted_at.is_(None),
-                        session_alive(now())))
-        row = await self._first(query)
-        return None if row is None else player_row(row)
+        rows = await self._rows(PLAYER_BY_TOKEN, {"token_hash": token_hash,
+                                                  **alive_at(now())})
+        return player_row(rows[0]) if rows else None
 
     async def touch_session(self, token_hash: str) -> None:
         async def op(connection: AsyncConnection) -> None:
@@ -550,10 +549,9 @@ class SqlStore(Store):
         await self._batched(f"add session of player {session.player_id}", op)
 
     async def session_by_token(self, token_hash: str) -> SessionRow | None:
-        query = (select(sessions).join(players, sessions.c.player_id == players.c.id)
-                 .where(sessions.c.token_hash == token_hash, session_alive(now())))
-        row = await self._first(query)
-        return None if row is None else session_row(row)
+        rows = await self._rows(SESSION_BY_TOKEN, {"token_hash": token_hash,
+                                                   **alive_at(now())})
+        return session_row(rows[0]) if rows else None
 
     async def sessions(self, player_id: str) -> list[SessionRow]:
         query = (select(sessions).where(sessions.c.player_id == player_id)
@@ -1038,17 +1036,34 @@ def session_row(row: Row[Any]) -> SessionRow:
                       proved_at=row.proved_at)
 
 
-def session_alive(at: datetime) -> ColumnElement[bool]:
-    """Whether a session (joined with its player) has not expired at ``at``: younger than
-    :data:`SESSION_MAX_AGE` and used within :data:`SESSION_IDLE` (a guest's within
-    :data:`GUEST_SESSION_IDLE`)."""
-    def moment(value: datetime) -> ColumnElement[datetime]:
-        return literal(value, UtcDateTime())
+_MOMENT = UtcDateTime()
+"""One instance of the type for the statements below (each new one makes a class)."""
 
-    seen = func.coalesce(sessions.c.last_seen_at, sessions.c.created_at, type_=UtcDateTime())
-    idle = case((players.c.username.is_(None), moment(at - GUEST_SESSION_IDLE)),
-                else_=moment(at - SESSION_IDLE))
-    return and_(sessions.c.created_at > at - SESSION_MAX_AGE, seen > idle)
+
+def _session_alive() -> ColumnElement[bool]:
+    """Whether a session (joined with its player) has not expired: younger than
+    :data:`SESSION_MAX_AGE` and used within :data:`SESSION_IDLE` (a guest's within
+    :data:`GUEST_SESSION_IDLE`), at the moment :func:`alive_at` gives its parameters."""
+    seen = func.coalesce(sessions.c.last_seen_at, sessions.c.created_at, type_=_MOMENT)
+    idle = case((players.c.username.is_(None), bindparam("guest_seen_after", type_=_MOMENT)),
+                else_=bindparam("seen_after", type_=_MOMENT))
+    return and_(sessions.c.created_at > bindparam("made_after", type_=_MOMENT), seen > idle)
+
+
+def alive_at(at: datetime) -> dict[str, datetime]:
+    """The parameters of the session statements below: alive at ``at``."""
+    return {"made_after": at - SESSION_MAX_AGE, "seen_after": at - SESSION_IDLE,
+            "guest_seen_after": at - GUEST_SESSION_IDLE}
+
+
+# Built once: the store asks them on every request, and building a statement makes
+# objects in reference cycles (garbage the cycle collector must find).
+PLAYER_BY_TOKEN = (select(players).join(sessions, sessions.c.player_id == players.c.id)
+                   .where(sessions.c.token_hash == bindparam("token_hash"),
+                          players.c.deleted_at.is_(None), _session_alive()).limit(1))
+SESSION_BY_TOKEN = (select(sessions).join(players, sessions.c.player_id == players.c.id)
+                    .where(sessions.c.token_hash == bindparam("token_hash"),
+                           _session_alive()).limit(1))
 
 
 def passkey_row(row: Row[Any]) -> PasskeyRow:
