@@ -12,6 +12,7 @@ from sqlalchemy import insert
 
 from basra.server.config import Settings
 from basra.server.lobby import Lobby
+from basra.server.quick.memory import MemoryPools
 from basra.store import SqlStore, Store, StoreError, open_store
 from basra.store.base import PlayerRow
 from basra.store.schema import ratings
@@ -120,7 +121,8 @@ def test_a_table_that_cannot_be_made_leaves_both_waiting(tmp_path: Path) -> None
         lobby._create = failing  # type: ignore[method-assign]
         assert await lobby.pair_pools() == 0
         assert all(t.table_id is None for t in tickets)
-        assert [t.id for t in lobby.queues["egyptian"]] == [t.id for t in tickets]
+        assert isinstance(lobby.pools, MemoryPools)
+        assert [t.id for t in lobby.pools.pools["egyptian"]] == [t.id for t in tickets]
         assert await lobby.pair_pools() == 1
         assert tickets[0].table_id == tickets[1].table_id is not None
 

@@ -32,7 +32,7 @@ import socket
 import time
 import uuid
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, assert_never
 
 from redis.asyncio import Redis
 
@@ -42,9 +42,24 @@ from basra.server.config import Settings
 from basra.server.errors import Refusal
 from basra.server.leases import Leases
 from basra.server.live import ORDERS, live_summaries, ordered
+from basra.server.node_messages import (
+    Answer,
+    AttachMessage,
+    CallMessage,
+    CallOp,
+    CloseMessage,
+    DetachMessage,
+    FillBotCall,
+    InMessage,
+    JoinCall,
+    OutMessage,
+    Refused,
+    Seated,
+    SignedOutMessage,
+)
 from basra.server.outbox import Outbox
 from basra.server.protocol import ProtocolError, error_message, parse_client_message
-from basra.server.relay import Relay, RemoteConnection
+from basra.server.relay import Handled, Relay, RemoteConnection
 from basra.server.table import MOVED_CODE
 
 if TYPE_CHECKING:
@@ -81,25 +96,37 @@ class Cluster:
         self.node = node or new_node_id()
         self.prefix = settings.redis_prefix
         self.leases = Leases(redis, self.node, settings.lease_seconds, self.prefix)
-        self.relay = Relay(redis, self.node, self.prefix)
+        self.relay = Relay(redis, self.node, self.prefix, self._receive)
         self.lobby: Lobby | None = None
         self.forwarded: dict[str, Forwarded] = {}
         self.remote: dict[str, tuple[str, RemoteConnection]] = {}
         """On an owner: each remote socket's table and connection, by connection id."""
         self.tasks: list[asyncio.Task[None]] = []
-        for kind, handler in (("attach", self._on_attach), ("in", self._on_in),
-                              ("detach", self._on_detach), ("call", self._on_call),
-                              ("out", self._on_out), ("close", self._on_close),
-                              ("signed_out", self._on_signed_out)):
-            self.relay.on(kind, handler)
 
-    async def _on_signed_out(self, data: dict[str, Any]) -> None:
+    async def _receive(self, message: Handled) -> None:
+        """A message from another node (a reply is the relay's own)."""
+        match message:
+            case AttachMessage():
+                await self._on_attach(message)
+            case InMessage():
+                await self._on_in(message)
+            case DetachMessage():
+                await self._detach(message.conn)
+            case CallMessage():
+                await self._on_call(message)
+            case OutMessage():
+                self._on_out(message)
+            case CloseMessage():
+                self._on_close(message)
+            case SignedOutMessage():
+                self._on_signed_out(message)
+            case _:
+                assert_never(message)
+
+    def _on_signed_out(self, message: SignedOutMessage) -> None:
         """Another node ended sessions: close their sockets here too."""
         if self.lobby is not None:
-            session, keep = data.get("session"), data.get("keep")
-            self.lobby.signed_in.end(str(data.get("player")),
-                                     None if session is None else str(session),
-                                     None if keep is None else str(keep))
+            self.lobby.signed_in.end(message.player, message.session, message.keep)
 
     @classmethod
     def connect(cls, settings: Settings) -> Cluster:
@@ -236,28 +263,26 @@ class Cluster:
         limits)."""
         entry = Forwarded(conn_id, table_id, owner, outbox)
         self.forwarded[conn_id] = entry
-        self.relay.publish(owner, {"k": "attach", "conn": conn_id, "table": table_id,
-                                   "player": player_id, "from": self.node,
-                                   "address": address, "account": account})
+        self.relay.publish(owner, AttachMessage(conn_id, table_id, player_id, self.node,
+                                                address, account))
         return entry
 
     def pass_on(self, entry: Forwarded, text: str) -> None:
-        self.relay.publish(entry.owner, {"k": "in", "conn": entry.conn_id, "text": text})
+        self.relay.publish(entry.owner, InMessage(entry.conn_id, text))
 
     def unforward(self, entry: Forwarded) -> None:
         if self.forwarded.pop(entry.conn_id, None) is not None:
-            self.relay.publish(entry.owner, {"k": "detach", "conn": entry.conn_id})
+            self.relay.publish(entry.owner, DetachMessage(entry.conn_id))
 
-    async def _on_out(self, data: dict[str, Any]) -> None:
-        entry = self.forwarded.get(str(data.get("conn")))
+    def _on_out(self, message: OutMessage) -> None:
+        entry = self.forwarded.get(message.conn)
         if entry is not None:
-            entry.outbox.put(str(data.get("text")))
+            entry.outbox.put(message.text)
 
-    async def _on_close(self, data: dict[str, Any]) -> None:
-        entry = self.forwarded.get(str(data.get("conn")))
+    def _on_close(self, message: CloseMessage) -> None:
+        entry = self.forwarded.get(message.conn)
         if entry is not None:
-            entry.outbox.close(str(data.get("reason", "closed")), int(data.get("code", 1000)),
-                               flush=True)
+            entry.outbox.close(message.reason, message.code, flush=True)
 
     async def _watch(self) -> None:
         """Forwarded sockets whose table moved are closed (their clients reconnect);
@@ -278,23 +303,21 @@ class Cluster:
 
     # ------------------------------------------------------------------ the owner's side
 
-    async def _on_attach(self, data: dict[str, Any]) -> None:
+    async def _on_attach(self, message: AttachMessage) -> None:
         assert self.lobby is not None
-        conn_id, table_id, node = str(data["conn"]), str(data["table"]), str(data["from"])
+        conn_id, table_id = message.conn, message.table
         table = self.lobby.tables.get(table_id)
-        conn = RemoteConnection(self.relay, node, conn_id)
+        conn = RemoteConnection(self.relay, message.sender, conn_id)
         if table is None:  # not ours (any more): the client reconnects to the owner
             conn.close("the table moved to another node", MOVED_CODE)
             return
         self.remote[conn_id] = (table_id, conn)
-        player = data.get("player")
-        await table.inbox.put(Attach(conn, str(player) if player else None,
-                                     str(data.get("address") or ""),
-                                     bool(data.get("account"))))
+        await table.inbox.put(Attach(conn, message.player or None, message.address,
+                                     message.account))
 
-    async def _on_in(self, data: dict[str, Any]) -> None:
+    async def _on_in(self, message: InMessage) -> None:
         assert self.lobby is not None
-        found = self.remote.get(str(data.get("conn")))
+        found = self.remote.get(message.conn)
         if found is None:
             return
         table_id, conn = found
@@ -302,14 +325,11 @@ class Cluster:
         if table is None:
             return
         try:
-            message = parse_client_message(str(data.get("text", "")))
+            client_message = parse_client_message(message.text)
         except ProtocolError as exc:  # the forwarder checked it: only a newer protocol
             conn.put(error_message(exc))
             return
-        await table.inbox.put(Incoming(conn, message))
-
-    async def _on_detach(self, data: dict[str, Any]) -> None:
-        await self._detach(str(data.get("conn")))
+        await table.inbox.put(Incoming(conn, client_message))
 
     async def _detach(self, conn_id: str) -> None:
         assert self.lobby is not None
@@ -328,39 +348,40 @@ class Cluster:
             if tid == table_id:
                 del self.remote[conn_id]
 
-    async def _on_call(self, data: dict[str, Any]) -> None:
+    async def _on_call(self, message: CallMessage) -> None:
         """``join`` or ``fill_bot`` asked on another node, for a table of ours."""
         assert self.lobby is not None
-        node, call_id = str(data["from"]), str(data["id"])
-        table = self.lobby.tables.get(str(data.get("table")))
+        node, call_id, op = message.sender, message.id, message.op
+        table = self.lobby.tables.get(op.table)
         if table is None:
-            self.relay.reply(node, call_id, {"error": "table/moved",
-                                             "message": "the table moved to another node"})
+            self.relay.reply(node, call_id, Refused("table/moved",
+                                                    "the table moved to another node"))
             return
         future: asyncio.Future[int] = asyncio.get_running_loop().create_future()
-        if data.get("op") == "join":
-            username = data.get("username")
-            await table.inbox.put(Join(str(data["player"]), str(data["nickname"]), future,
-                                       bool(data.get("account")),
-                                       None if username is None else str(username)))
-        else:
-            seat = data.get("seat")
-            await table.inbox.put(FillBot(None if seat is None else int(seat),
-                                          str(data["level"]), str(data["player"]), future))
+        match op:
+            case JoinCall():
+                await table.inbox.put(Join(op.player, op.nickname, future, op.account,
+                                           op.username))
+            case FillBotCall():
+                await table.inbox.put(FillBot(op.seat, op.level, op.player, future))
+            case _:
+                assert_never(op)
 
         async def answer() -> None:
             try:
                 seat_no = await asyncio.wait_for(future, 10)
             except Refusal as exc:
-                self.relay.reply(node, call_id, {"error": exc.code, "message": exc.message})
+                self.relay.reply(node, call_id, Refused(exc.code, exc.message))
             except Exception:
-                log.exception("table %s: a forwarded %s failed", table.row.id, data.get("op"))
-                self.relay.reply(node, call_id, {"error": "server/internal",
-                                                 "message": "the server could not do that"})
+                log.exception("table %s: a forwarded %s failed", table.row.id, op.name)
+                self.relay.reply(node, call_id, Refused("server/internal",
+                                                        "the server could not do that"))
             else:
-                self.relay.reply(node, call_id, {"seat": seat_no})
+                self.relay.reply(node, call_id, Seated(seat_no))
 
         asyncio.get_running_loop().create_task(answer())
 
-    async def call(self, owner: str, message: dict[str, Any]) -> dict[str, Any]:
-        return await self.relay.call(owner, message)
+    async def ask(self, owner: str, op: CallOp) -> Answer:
+        """Ask the node that owns a table to do ``op``: its answer (TimeoutError after
+        :data:`~basra.server.relay.CALL_TIMEOUT`)."""
+        return await self.relay.call(owner, op)

@@ -8,9 +8,9 @@ import contextlib
 import logging
 import time
 from collections.abc import Awaitable, Callable
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, replace
 from datetime import UTC, datetime
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from basra.bots import LEVELS
 from basra.errors import BasraError
@@ -23,7 +23,15 @@ from basra.server.bot_pool import bot_service
 from basra.server.commands import FillBot, Handover, Join
 from basra.server.config import Settings
 from basra.server.errors import Refusal
-from basra.server.pairing import Seeker, pair
+from basra.server.node_messages import (
+    CallOp,
+    FillBotCall,
+    JoinCall,
+    Refused,
+    SignedOutMessage,
+)
+from basra.server.quick.memory import MemoryPools
+from basra.server.quick.pools import PoolStore, Ticket
 from basra.server.quick_queue import RedisQueue
 from basra.server.relay import EVERY_NODE
 from basra.server.replays import Replays
@@ -44,49 +52,6 @@ class LobbyError(Refusal):
     HTTP status is :func:`basra.server.errors.status_of` the code)."""
 
     code = "table/bad_options"
-
-
-@dataclass(eq=False)
-class Ticket:
-    """A player waiting in a quick-match queue. It lives only while its owner waits: an
-    open long poll, or one that ended less than ``ticket_lapse_seconds`` ago."""
-
-    id: str
-    player: PlayerRow
-    variant: str
-    since: float
-    table_id: str | None = None
-    matched: asyncio.Event = field(default_factory=asyncio.Event)
-    seen: float = field(default_factory=time.monotonic)
-    """When the owner was last waiting on it."""
-    polls: int = 0
-    """Long polls open on it now."""
-    matched_at: float | None = None
-    rating: Rating = field(default_factory=Rating)
-    """The player's rating in the variant (a guest's is the starting one)."""
-    rated: bool = False
-    """Whether the match it was paired into is rated."""
-
-    def seeker(self, now: float, last_opponent: str | None) -> Seeker:
-        """The ticket as pairing sees it (:mod:`basra.server.pairing`)."""
-        return Seeker(self.player.id, self.rating.rating, now - self.since,
-                      guest=not self.player.account, provisional=self.rating.provisional,
-                      last_opponent=last_opponent)
-
-
-def shared_ticket(ticket_id: str, player: PlayerRow, found: tuple[str, str | None, float, bool]
-                  ) -> Ticket:
-    """A ticket of cluster mode's shared queue as this node sees it, from what the queue
-    found of it (variant, table, since, rated; ``since`` is a ``time.time()``, made
-    monotonic here)."""
-    variant, table_id, since, rated = found
-    return Ticket(ticket_id, player, variant, time.monotonic() - (time.time() - since),
-                  table_id=table_id, rated=rated)
-
-
-def rated_pair(humans: list[PlayerRow]) -> bool:
-    """Whether a quick match of these players is rated: two accounts."""
-    return len(humans) == 2 and all(h.account for h in humans)
 
 
 @dataclass(frozen=True, slots=True)
@@ -115,22 +80,17 @@ class Lobby:
         self.live_list: tuple[float, dict[str, bytes]] | None = None
         """When the live list (``GET /api/live``) was last made, and its answer per order."""
         self.tables: dict[str, Table] = {}
-        self.queues: dict[str, list[Ticket]] = {}
-        self.tickets: dict[str, Ticket] = {}
-        self.lock = asyncio.Lock()
+        self.pools: PoolStore = MemoryPools(settings.ticket_lapse_seconds)
+        """Quick match's pools: this process's, or a cluster's shared ones (Redis)."""
         self.sweeper: asyncio.Task[None] | None = None
         self.evicted = 0
         """Tables let go since start (finished or abandoned, served from the store after)."""
         self.cluster: Cluster | None = None
         """Cluster mode's node (set by the app before the lobby starts), else None."""
         self.adopting = asyncio.Lock()
-        self.queue: RedisQueue | None = None
-        """Cluster mode's quick-match queues (in Redis), else None: the ones here."""
         self.pairer: asyncio.Task[None] | None = None
         self.signed_in = SignedIn()
         """The open sockets of each session (closed when it ends: :meth:`sign_out`)."""
-        self.last_opponent: dict[str, str] = {}
-        """Whom each player was last paired with by quick match (one process)."""
 
     # ------------------------------------------------------------------ life
 
@@ -197,11 +157,13 @@ class Lobby:
     def join_cluster(self, cluster: Cluster) -> None:
         """Cluster mode: tables are leased, quick match is shared through Redis."""
         self.cluster = cluster
-        self.queue = RedisQueue(cluster.redis, self.settings, self._pair)
+        self.pools = RedisQueue(cluster.redis, self.settings)
 
-    async def _pair(self, rival: PlayerRow, player: PlayerRow, variant: str) -> str:
-        options = TableOptions(variant=variant, rated=rated_pair([rival, player]))
-        table = await self._create("quick", options, [rival, player])
+    async def _quick_table(self, first: PlayerRow, second: PlayerRow, variant: str,
+                           rated: bool) -> str:
+        """The table of two players quick match paired (the longer waiting first)."""
+        table = await self._create("quick", TableOptions(variant=variant, rated=rated),
+                                   [first, second])
         return table.row.id
 
     def start(self) -> None:
@@ -234,14 +196,7 @@ class Lobby:
         """Drop lapsed and long-matched tickets; evict tables finished longer than the
         rematch window (or abandoned)."""
         now = time.monotonic() if now is None else now
-        async with self.lock:
-            for ticket in list(self.tickets.values()):
-                if ticket.table_id is None and not self.alive(ticket, now):
-                    self._leave(ticket)
-                    del self.tickets[ticket.id]
-                elif (ticket.matched_at is not None
-                      and now - ticket.matched_at > self.settings.rematch_window_seconds):
-                    del self.tickets[ticket.id]
+        self.pools.sweep(now, self.settings.rematch_window_seconds)
         for table in list(self.tables.values()):
             done = table.finished_at
             if done is not None and now - done >= self.settings.rematch_window_seconds:
@@ -275,13 +230,10 @@ class Lobby:
         deleted) the player's quick-match tickets go too."""
         self.signed_in.end(player_id, session_id, keep)
         if forget:
-            for ticket in [t for t in self.tickets.values() if t.player.id == player_id]:
-                self._leave(ticket)
-                del self.tickets[ticket.id]
+            self.pools.forget(player_id)
         if self.cluster is not None:
-            self.cluster.relay.publish(EVERY_NODE, {
-                "k": "signed_out", "player": player_id, "session": session_id,
-                "keep": keep})
+            self.cluster.relay.publish(EVERY_NODE,
+                                       SignedOutMessage(player_id, session_id, keep))
 
     # ------------------------------------------------------------------ tables
 
@@ -379,11 +331,8 @@ class Lobby:
                              "table/rated_needs_account")
         table = await self.live(row.id)
         if isinstance(table, str):  # another node owns it
-            seat = await self._call(table, {"op": "join", "table": row.id,
-                                            "player": player.id,
-                                            "nickname": player.nickname,
-                                            "account": player.account,
-                                            "username": player.username})
+            seat = await self._call(table, JoinCall(row.id, player.id, player.nickname,
+                                                    player.account, player.username))
             return await self.any_table(row.id), seat
         if table is None:
             raise missing
@@ -398,9 +347,7 @@ class Lobby:
             raise LobbyError(f"unknown bot level {level!r}", "table/bad_options")
         table = await self.live(table_id) if len(table_id) <= 64 else None
         if isinstance(table, str):  # another node owns it
-            return await self._call(table, {"op": "fill_bot", "table": table_id,
-                                            "seat": seat, "level": level,
-                                            "player": player.id})
+            return await self._call(table, FillBotCall(table_id, seat, level, player.id))
         if table is None:
             raise LobbyError("no such table", "table/not_found")
         future: asyncio.Future[int] = asyncio.get_running_loop().create_future()
@@ -418,17 +365,17 @@ class Lobby:
             return await self.adopt(table_id)
         return owner if owner != self.cluster.node else self.tables.get(table_id)
 
-    async def _call(self, owner: str, message: dict[str, Any]) -> int:
+    async def _call(self, owner: str, op: CallOp) -> int:
         """A seating asked of the node that owns the table: its seat, or its refusal."""
         assert self.cluster is not None
         try:
-            answer = await self.cluster.call(owner, message)
+            answer = await self.cluster.ask(owner, op)
         except TimeoutError:
             raise LobbyError("the table's server did not answer: try again",
                              "table/unavailable") from None
-        if "error" in answer:
-            raise SeatError(str(answer.get("message", "")), str(answer["error"]))
-        return int(answer["seat"])
+        if isinstance(answer, Refused):
+            raise SeatError(answer.message, answer.error)
+        return answer.seat
 
     async def _rematch(self, old: Table) -> str | None:
         """A new table with the same people and bots, seats turned by one."""
@@ -445,30 +392,12 @@ class Lobby:
 
     # ------------------------------------------------------------------ quick match
 
-    def alive(self, ticket: Ticket, now: float | None = None) -> bool:
-        """Whether the ticket's owner is still waiting (see :class:`Ticket`)."""
-        now = time.monotonic() if now is None else now
-        return ticket.polls > 0 or now - ticket.seen <= self.settings.ticket_lapse_seconds
-
     async def quick_match(self, player: PlayerRow, variant: str) -> Ticket:
         """The player's ticket in ``variant``'s pool (their waiting one, or a new one): the
         pool is paired every ``pairing_seconds`` (:meth:`pair_pools`)."""
         self.check_options(TableOptions(variant=variant))
         name = find_variant(variant).name
-        rating = await self.rating_of(player, name)
-        if self.queue is not None:
-            ticket_id, table_id, since = await self.queue.join(player, name, rating)
-            return shared_ticket(ticket_id, player, (name, table_id, since, False))
-        async with self.lock:
-            queue = self.queues.setdefault(name, [])
-            for ticket in queue:
-                if ticket.player.id == player.id:
-                    ticket.seen = time.monotonic()
-                    return ticket
-            ticket = Ticket(new_id(), player, name, time.monotonic(), rating=rating)
-            self.tickets[ticket.id] = ticket
-            queue.append(ticket)
-            return ticket
+        return await self.pools.join(player, name, await self.rating_of(player, name))
 
     async def rating_of(self, player: PlayerRow, variant: str) -> Rating:
         """The player's rating in ``variant`` (a guest's, or a newcomer's: the start)."""
@@ -488,88 +417,31 @@ class Lobby:
                 log.exception("quick-match pairing failed")
 
     async def pair_pools(self) -> int:
-        """Pair every variant's pool once (:func:`basra.server.pairing.pair`: as many
-        pairs as can be, the smallest sum of rating gaps, windows widening with the wait);
-        how many tables were made. In cluster mode the shared pools are paired under
+        """Pair every variant's pool once (:func:`basra.server.quick.pools.pair_waiting`:
+        as many pairs as can be, the smallest sum of rating gaps, windows widening with
+        the wait); how many tables were made. A cluster's shared pools are paired under
         their Redis locks, by whichever node gets there first."""
-        if self.queue is not None:
-            return await self.queue.pair_pools()
-        made = 0
-        async with self.lock:
-            now = time.monotonic()
-            for variant, queue in self.queues.items():
-                for lapsed in [t for t in queue if not self.alive(t, now)]:
-                    queue.remove(lapsed)
-                    self.tickets.pop(lapsed.id, None)
-                waiting = {t.player.id: t for t in queue if t.table_id is None}
-                pool = [t.seeker(now, self.last_opponent.get(t.player.id))
-                        for t in waiting.values()]
-                for first, second in pair(pool):
-                    a, b = waiting[first.id], waiting[second.id]
-                    if b.since < a.since:  # the longer waiting sits first
-                        a, b = b, a
-                    rated = rated_pair([a.player, b.player])
-                    try:
-                        table = await self._create("quick", TableOptions(variant, rated=rated),
-                                                   [a.player, b.player])
-                    except Exception:  # e.g. the store is down: both wait on, paired later
-                        log.exception("quick match: a table for %s could not be made",
-                                      variant)
-                        continue
-                    queue.remove(a)
-                    queue.remove(b)
-                    self.last_opponent[a.player.id] = b.player.id
-                    self.last_opponent[b.player.id] = a.player.id
-                    for t in (a, b):
-                        t.table_id = table.row.id
-                        t.matched_at = now
-                        t.rated = rated
-                        t.matched.set()
-                    made += 1
-            if len(self.last_opponent) > 100_000:  # bounded: the oldest half goes
-                for key in list(self.last_opponent)[:50_000]:
-                    del self.last_opponent[key]
-        return made
+        return await self.pools.pair_pools(self._quick_table)
 
     async def _absent(self, table: Table, present: list[str]) -> dict[str, str]:
         """A quick-match table given up because a matched player never came: every player
         who did come gets a new ticket at the front of the queue, with a bot offered at
         once. Returns their new ticket ids by player id."""
         out: dict[str, str] = {}
-        now = time.monotonic()
-        if self.queue is not None:
-            since = time.time() - self.settings.quick_match_bot_offer_seconds
-            for seat in table.seats:
-                if seat.player_id in present:
-                    player = await self.store.player(seat.player_id) or PlayerRow(
-                        seat.player_id, seat.nickname or "", datetime.now(UTC))
-                    rating = await self.rating_of(player, table.row.variant)
-                    out[player.id] = await self.queue.requeue(player, table.row.variant,
-                                                              since, rating)
-            return out
+        waited = self.settings.quick_match_bot_offer_seconds
         for seat in table.seats:
-            if seat.player_id not in present:
+            if seat.player_id is None or seat.player_id not in present:
                 continue
             player = await self.store.player(seat.player_id) or PlayerRow(
                 seat.player_id, seat.nickname or "", datetime.now(UTC))
             rating = await self.rating_of(player, table.row.variant)
-            async with self.lock:
-                ticket = Ticket(new_id(), player, table.row.variant,
-                                since=now - self.settings.quick_match_bot_offer_seconds,
-                                rating=rating)
-                self.tickets[ticket.id] = ticket
-                self.queues.setdefault(ticket.variant, []).insert(0, ticket)
-                out[player.id] = ticket.id
+            out[player.id] = await self.pools.requeue(player, table.row.variant, waited,
+                                                      rating)
         return out
 
     async def ticket(self, ticket_id: str, player: PlayerRow) -> Ticket:
-        if self.queue is not None:
-            found = await self.queue.find(ticket_id, player.id)
-            if found is not None:
-                return shared_ticket(ticket_id, player, found)
-            raise LobbyError("no such quick-match ticket", "queue/not_found")
-        ticket = self.tickets.get(ticket_id)
-        if ticket is None or ticket.player.id != player.id:
+        ticket = await self.pools.find(ticket_id, player)
+        if ticket is None:
             raise LobbyError("no such quick-match ticket", "queue/not_found")
         return ticket
 
@@ -582,57 +454,18 @@ class Lobby:
         if not self.bot_offered(ticket):
             offer_at = ticket.since + self.settings.quick_match_bot_offer_seconds
             deadline = min(deadline, offer_at + 0.01)
-        if self.queue is not None:
-            ticket.table_id = await self.queue.wait(ticket.id, deadline, gone)
-            found = await self.queue.find(ticket.id, ticket.player.id)
-            ticket.rated = bool(found and found[3])
-            return
-        ticket.polls += 1
-        try:
-            while not ticket.matched.is_set():
-                left = deadline - time.monotonic()
-                if left <= 0:
-                    return
-                with contextlib.suppress(TimeoutError):
-                    await asyncio.wait_for(ticket.matched.wait(), min(left, 0.5))
-                if gone is not None and await gone():
-                    return
-        finally:
-            ticket.polls -= 1
-            ticket.seen = time.monotonic()
+        await self.pools.wait(ticket, deadline, gone)
 
     def bot_offered(self, ticket: Ticket) -> bool:
         return (ticket.table_id is None and time.monotonic() - ticket.since
                 >= self.settings.quick_match_bot_offer_seconds)
 
     async def take_bot(self, ticket: Ticket, level: str) -> Table:
-        matched = LobbyError("you were matched with a player already", "queue/matched")
-        if self.queue is not None:
-            if ticket.table_id is not None or not await self.queue.claim(ticket.id,
-                                                                         ticket.variant):
-                raise matched
-        else:
-            async with self.lock:
-                if ticket.table_id is not None:
-                    raise matched
-                self._leave(ticket)
+        if ticket.table_id is not None or not await self.pools.claim(ticket):
+            raise LobbyError("you were matched with a player already", "queue/matched")
         table = await self.play_bot(ticket.player, TableOptions(ticket.variant, bot_level=level))
-        if self.queue is not None:
-            await self.queue.matched(ticket.id, table.row.id)
-        ticket.table_id = table.row.id
-        ticket.matched_at = time.monotonic()
-        ticket.matched.set()
+        await self.pools.matched(ticket, table.row.id)
         return table
 
     async def leave(self, ticket: Ticket) -> None:
-        if self.queue is not None:
-            await self.queue.leave(ticket.id, ticket.variant)
-            return
-        async with self.lock:
-            self._leave(ticket)
-            self.tickets.pop(ticket.id, None)
-
-    def _leave(self, ticket: Ticket) -> None:
-        queue = self.queues.get(ticket.variant, [])
-        if ticket in queue:
-            queue.remove(ticket)
+        await self.pools.leave(ticket)

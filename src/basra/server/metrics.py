@@ -184,7 +184,7 @@ class NodeCollector(Collector):
         yield GaugeMetricFamily("basra_connections", "Websockets open on this node.",
                                 value=sum(self.held.guards.sockets.open.values()))
         yield GaugeMetricFamily("basra_tickets", "Quick-match tickets waiting on this node.",
-                                value=len(lobby.tickets) if lobby else 0)
+                                value=lobby.pools.held() if lobby else 0)
 
 
 def scrape(held: Services) -> bytes:

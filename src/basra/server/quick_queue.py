@@ -11,12 +11,12 @@ waiting on different nodes meet.
 - ``{prefix}qlock:{variant}``: the lock (redis-py's) under which a variant's queue is
   paired, so that two nodes never pair one ticket twice.
 
-Pairing is the one-process rule (:meth:`~basra.server.lobby.Lobby.pair_pools`, with
-:func:`~basra.server.pairing.pair`): every node tries each variant's pool every
-``pairing_seconds``, and the one that gets its lock pairs it; a ticket whose owner
-stopped waiting lapses. The node that pairs creates the table and owns it; a waiting owner
-on any node sees ``table`` set within a quarter second. Times between nodes are wall-clock
-times (NTP-synced machines).
+It is cluster mode's :class:`~basra.server.quick.pools.PoolStore`, paired by the one pass
+(:func:`~basra.server.quick.pools.pair_waiting`) the pools of one process use: every node
+tries each variant's pool every ``pairing_seconds``, and the one that gets its lock pairs
+it; a ticket whose owner stopped waiting lapses. The node that pairs creates the table and
+owns it; a waiting owner on any node sees ``table`` set within a quarter second. Times
+between nodes are wall-clock times (NTP-synced machines).
 """
 
 from __future__ import annotations
@@ -25,7 +25,6 @@ import asyncio
 import contextlib
 import logging
 import time
-from collections.abc import Awaitable, Callable
 from datetime import UTC, datetime
 from typing import Any, cast
 
@@ -37,7 +36,7 @@ from basra.ratings import Rating
 from basra.rules import VARIANTS
 from basra.server.auth import new_id
 from basra.server.config import Settings
-from basra.server.pairing import Seeker, pair
+from basra.server.quick.pools import Gone, MakeTable, Ticket, Waiting, pair_waiting
 from basra.store.base import PlayerRow
 
 log = logging.getLogger("basra.quick_queue")
@@ -45,9 +44,6 @@ log = logging.getLogger("basra.quick_queue")
 POLL_SECONDS = 0.25
 """How often a waiting owner looks at their ticket (and says they are still there)."""
 
-Pair = Callable[[PlayerRow, PlayerRow, str], Awaitable[str]]
-"""Create the quick-match table of two players (the longest waiting first) for a variant;
-returns its id."""
 LAST_OPPONENT_SECONDS = 3600
 
 
@@ -55,14 +51,21 @@ def text(value: bytes | str) -> str:
     return value.decode() if isinstance(value, bytes) else value
 
 
+def shared_ticket(ticket_id: str, player: PlayerRow, fields: dict[str, str]) -> Ticket:
+    """A ticket of the shared pools as this node sees it, from its hash (``since``, a
+    ``time.time()``, made monotonic here)."""
+    since = time.monotonic() - (time.time() - float(fields["since"]))
+    return Ticket(ticket_id, player, fields["variant"], since,
+                  table_id=fields.get("table") or None, rated=bool(fields.get("rated")))
+
+
 class RedisQueue:
     """Quick-match queues shared by every node."""
 
-    def __init__(self, redis: Redis, settings: Settings, pair: Pair) -> None:
+    def __init__(self, redis: Redis, settings: Settings) -> None:
         self.redis = redis
         self.settings = settings
         self.prefix = settings.redis_prefix
-        self.pair = pair
 
     def _queue(self, variant: str) -> str:
         return f"{self.prefix}queue:{variant}"
@@ -99,27 +102,25 @@ class RedisQueue:
 
     # ------------------------------------------------------------------ the lobby's side
 
-    async def join(self, player: PlayerRow, variant: str,
-                   rating: Rating) -> tuple[str, str | None, float]:
-        """The player's ticket in ``variant``'s pool (their waiting one, or a new one): its
-        id, its table if matched, and since when it waits (``time.time()``)."""
+    async def join(self, player: PlayerRow, variant: str, rating: Rating) -> Ticket:
+        """The player's ticket in ``variant``'s pool (their waiting one, or a new one)."""
         async with self.lock(variant):
             now = time.time()
             for ticket_id, fields in await self._tickets(variant):
                 if fields.get("player") == player.id and self._alive(fields, now):
                     await self._write(ticket_id, {"seen": repr(now)})
-                    return ticket_id, fields.get("table") or None, float(fields["since"])
+                    return shared_ticket(ticket_id, player, fields)
             ticket_id = new_id()
             await self._write_ticket(ticket_id, player, variant, now, rating)
             await self.redis.rpush(self._queue(variant), ticket_id)
-            return ticket_id, None, now
+            return shared_ticket(ticket_id, player, {"variant": variant, "since": repr(now)})
 
-    async def requeue(self, player: PlayerRow, variant: str, since: float,
+    async def requeue(self, player: PlayerRow, variant: str, waited: float,
                       rating: Rating) -> str:
         """A new ticket at the front (a matched rival never came)."""
         async with self.lock(variant):
             ticket_id = new_id()
-            await self._write_ticket(ticket_id, player, variant, since, rating)
+            await self._write_ticket(ticket_id, player, variant, time.time() - waited, rating)
             await self.redis.lpush(self._queue(variant), ticket_id)
             return ticket_id
 
@@ -147,7 +148,7 @@ class RedisQueue:
                                       "since": repr(since), "seen": repr(time.time()),
                                       "table": ""})
 
-    async def pair_pools(self) -> int:
+    async def pair_pools(self, make_table: MakeTable) -> int:
         """Pair each variant's pool whose lock is free now; how many tables were made."""
         made = 0
         for variant in VARIANTS:
@@ -158,92 +159,90 @@ class RedisQueue:
             if not await lock.acquire():
                 continue  # another node pairs it now
             try:
-                made += await self._pair_pool(variant, lock)
+                made += await self._pair_pool(variant, lock, make_table)
             finally:
                 with contextlib.suppress(LockError):
                     await lock.release()
         return made
 
-    async def _pair_pool(self, variant: str, lock: Lock) -> int:
+    async def _pair_pool(self, variant: str, lock: Lock, make_table: MakeTable) -> int:
         now = time.time()
         tickets = {fields["player"]: (ticket_id, fields)
                    for ticket_id, fields in await self._tickets(variant)}
-        pool = []
-        for player_id, (_, fields) in tickets.items():
+        waiting = []
+        for player_id, (ticket_id, fields) in tickets.items():
             last = await self.redis.get(f"{self.prefix}last:{player_id}")
+            player = PlayerRow(player_id, fields.get("nickname", ""), datetime.now(UTC),
+                               username=fields.get("username") or None)
             rating = Rating(float(fields.get("rating", 1500)),
                             float(fields.get("deviation", 500)))
-            pool.append(Seeker(player_id, rating.rating, now - float(fields["since"]),
-                               guest=not fields.get("username"),
-                               provisional=rating.provisional,
-                               last_opponent=None if last is None else text(last)))
-        made = 0
-        for first, second in pair(pool):
-            (a_id, a), (b_id, b) = tickets[first.id], tickets[second.id]
-            if float(b["since"]) < float(a["since"]):  # the longer waiting sits first
-                (a_id, a), (b_id, b) = (b_id, b), (a_id, a)
-            if not await lock.owned():  # a pass that outlived its lock stops here
-                break
-            players = [PlayerRow(f["player"], f.get("nickname", ""), datetime.now(UTC),
-                                 username=f.get("username") or None) for f in (a, b)]
-            try:
-                table_id = await self.pair(players[0], players[1], variant)
-            except Exception:  # e.g. the store is down: both stay queued, paired later
-                log.exception("quick match: a table for %s could not be made", variant)
-                continue
-            for ticket_id in (a_id, b_id):
+            waiting.append(Waiting(ticket_id, player, now - float(fields["since"]), rating,
+                                   None if last is None else text(last)))
+
+        async def matched(a: Waiting, b: Waiting, table_id: str, rated: bool) -> None:
+            for ticket_id in (a.ticket_id, b.ticket_id):
                 await self.redis.lrem(self._queue(variant), 0, ticket_id)
-            rated = all(p.account for p in players)
-            for ticket_id in (a_id, b_id):
+            for ticket_id in (a.ticket_id, b.ticket_id):
                 await self._write(ticket_id, {"table": table_id, "matched_at": repr(now),
                                               "rated": "1" if rated else ""})
-            for me, rival in ((players[0], players[1]), (players[1], players[0])):
-                await self.redis.set(f"{self.prefix}last:{me.id}", rival.id,
+            for me, rival in ((a, b), (b, a)):
+                await self.redis.set(f"{self.prefix}last:{me.player.id}", rival.player.id,
                                      ex=LAST_OPPONENT_SECONDS)
-            made += 1
-        return made
 
-    async def find(self, ticket_id: str, player_id: str
-                   ) -> tuple[str, str | None, float, bool] | None:
-        """A ticket of this player: its variant, table, since and whether its match is
-        rated; None if there is none."""
+        # a pass that outlived its lock stops
+        return await pair_waiting(variant, waiting, make_table, matched, lock.owned)
+
+    async def find(self, ticket_id: str, player: PlayerRow) -> Ticket | None:
+        """The player's ticket of that id, if any."""
         fields = await self._read(ticket_id) if len(ticket_id) <= 64 else None
-        if fields is None or fields.get("player") != player_id:
+        if fields is None or fields.get("player") != player.id:
             return None
-        return (fields["variant"], fields.get("table") or None, float(fields["since"]),
-                bool(fields.get("rated")))
+        return shared_ticket(ticket_id, player, fields)
 
-    async def wait(self, ticket_id: str, until: float,
-                   gone: Callable[[], Awaitable[bool]] | None) -> str | None:
-        """Wait until ``until`` (monotonic) for a match, saying every poll that the owner
-        is still here; the table if matched."""
+    async def wait(self, ticket: Ticket, deadline: float, gone: Gone | None) -> None:
+        """Wait until ``deadline`` (monotonic) for a match, saying every poll that the
+        owner is still here."""
         while True:
-            fields = await self._read(ticket_id)
+            fields = await self._read(ticket.id)
             if fields is None:
-                return None
+                return
             if fields.get("table"):
-                return fields["table"]
-            await self._write(ticket_id, {"seen": repr(time.time())})
-            left = until - time.monotonic()
+                ticket.table_id = fields["table"]
+                ticket.rated = bool(fields.get("rated"))
+                return
+            await self._write(ticket.id, {"seen": repr(time.time())})
+            left = deadline - time.monotonic()
             if left <= 0:
-                return None
+                return
             await asyncio.sleep(min(left, POLL_SECONDS))
             if gone is not None and await gone():
-                return None
+                return
 
-    async def claim(self, ticket_id: str, variant: str) -> bool:
+    async def claim(self, ticket: Ticket) -> bool:
         """Take the ticket out of its queue unless it was matched; whether it was free."""
-        async with self.lock(variant):
-            fields = await self._read(ticket_id)
+        async with self.lock(ticket.variant):
+            fields = await self._read(ticket.id)
             if fields is not None and fields.get("table"):
                 return False
-            await self.redis.lrem(self._queue(variant), 0, ticket_id)
+            await self.redis.lrem(self._queue(ticket.variant), 0, ticket.id)
             return True
 
-    async def matched(self, ticket_id: str, table_id: str) -> None:
-        await self._write(ticket_id, {"table": table_id, "matched_at": repr(time.time())})
+    async def matched(self, ticket: Ticket, table_id: str) -> None:
+        await self._write(ticket.id, {"table": table_id, "matched_at": repr(time.time())})
+        ticket.match(table_id, rated=False)
 
-    async def leave(self, ticket_id: str, variant: str) -> None:
-        async with self.lock(variant):
-            await self.redis.lrem(self._queue(variant), 0, ticket_id)
-            await self.redis.delete(self._ticket(ticket_id))
+    async def leave(self, ticket: Ticket) -> None:
+        async with self.lock(ticket.variant):
+            await self.redis.lrem(self._queue(ticket.variant), 0, ticket.id)
+            await self.redis.delete(self._ticket(ticket.id))
+
+    def forget(self, player_id: str) -> None:
+        """Nothing: a deleted player's shared tickets lapse within ``ticket_lapse_seconds``
+        (nobody waits on them)."""
+
+    def sweep(self, now: float, rematch_window: float) -> None:
+        """Nothing: shared tickets expire in Redis."""
+
+    def held(self) -> int:
+        """None: the tickets are in Redis."""
+        return 0

@@ -1,15 +1,21 @@
 """Messages between the nodes of a cluster, through Redis pub/sub.
 
 Every node listens on one channel of its own, ``{prefix}node:{id}``, and every message
-between nodes is a small JSON object on the receiver's channel, ``k`` naming its kind:
+between nodes is a small JSON object on the receiver's channel, one of the typed messages
+of :mod:`~basra.server.node_messages` (which says what each carries, and keeps the wire
+format), encoded there and decoded once here, on receipt:
 
 - to a table's owner, from the node that holds a player's socket (the *forwarder*):
-  ``attach`` (a socket opened: ``conn``, ``table``, ``player``, ``from``), ``in`` (a client
-  message, already checked and rate limited by the forwarder: its ``text``), ``detach``
-  (the socket closed), and ``call`` (``join`` or ``fill_bot`` asked over HTTP on another
-  node, answered by a ``reply``);
-- to a forwarder, from the owner: ``out`` (the text to send on socket ``conn``),
-  ``close`` (close it, with a code), ``reply``.
+  ``attach`` (a socket opened), ``in`` (a client message, already checked and rate limited
+  by the forwarder), ``detach`` (the socket closed), and ``call`` (``join`` or
+  ``fill_bot`` asked over HTTP on another node, answered by a ``reply``);
+- to a forwarder, from the owner: ``out`` (the text to send on a socket), ``close``
+  (close it, with a code), ``reply``;
+- to every node (:data:`EVERY_NODE`): ``signed_out``.
+
+A reply is the relay's own (it settles the :meth:`Relay.call` awaiting it); every other
+message goes to the node's one handler (:class:`~basra.server.cluster.Cluster`), which
+dispatches on its type. A message that cannot be read is logged and dropped.
 
 On the owner a remote socket is a :class:`RemoteConnection`, which a table treats like any
 connection: ``put`` publishes, in order, and never awaits. Publishing is batched: a sender
@@ -26,17 +32,33 @@ import logging
 import time
 import uuid
 from collections.abc import Awaitable, Callable
-from typing import Any
 
-import orjson
 from redis.asyncio import Redis
 from redis.asyncio.client import PubSub
 
+from basra.server import node_messages
 from basra.server.messages import ServerMessage, encode
+from basra.server.node_messages import (
+    Answer,
+    AttachMessage,
+    CallMessage,
+    CallOp,
+    CloseMessage,
+    DetachMessage,
+    InMessage,
+    NodeMessage,
+    OutMessage,
+    ReplyMessage,
+    SignedOutMessage,
+)
 
 log = logging.getLogger("basra.relay")
 
-Handler = Callable[[dict[str, Any]], Awaitable[None]]
+Handled = (AttachMessage | InMessage | DetachMessage | OutMessage | CloseMessage
+           | SignedOutMessage | CallMessage)
+"""Every message but a reply: what the node's handler receives."""
+
+Handler = Callable[[Handled], Awaitable[None]]
 
 CALL_TIMEOUT = 10.0
 """Seconds a forwarded ``call`` waits for its reply."""
@@ -58,7 +80,7 @@ class RemoteConnection:
         if self.closed:
             return False
         text = message if isinstance(message, str) else encode(message)
-        self.relay.publish(self.node, {"k": "out", "conn": self.id, "text": text})
+        self.relay.publish(self.node, OutMessage(self.id, text))
         self.queued += 1
         return True
 
@@ -66,8 +88,7 @@ class RemoteConnection:
         if self.closed:
             return
         self.closed = True
-        self.relay.publish(self.node, {"k": "close", "conn": self.id, "code": code,
-                                       "reason": reason})
+        self.relay.publish(self.node, CloseMessage(self.id, code, reason))
 
     def delivered(self, count: int) -> bool:
         """Published in order on the forwarder's channel: as delivered as this node can
@@ -80,23 +101,22 @@ EVERY_NODE = "every"
 
 
 class Relay:
-    """One node's end of the pub/sub: its channel, the sender, the calls awaiting replies."""
+    """One node's end of the pub/sub: its channel, the sender, the calls awaiting replies,
+    and the ``handler`` of every other message received (none: they are dropped)."""
 
-    def __init__(self, redis: Redis, node: str, prefix: str = "basra:") -> None:
+    def __init__(self, redis: Redis, node: str, prefix: str = "basra:",
+                 handler: Handler | None = None) -> None:
         self.redis = redis
         self.node = node
         self.prefix = prefix
-        self.handlers: dict[str, Handler] = {}
+        self.handler = handler
         self.outgoing: asyncio.Queue[tuple[str, bytes]] = asyncio.Queue()
-        self.calls: dict[str, asyncio.Future[dict[str, Any]]] = {}
+        self.calls: dict[str, asyncio.Future[Answer]] = {}
         self.pubsub: PubSub | None = None
         self.tasks: list[asyncio.Task[None]] = []
 
     def channel(self, node: str) -> str:
         return f"{self.prefix}node:{node}"
-
-    def on(self, kind: str, handler: Handler) -> None:
-        self.handlers[kind] = handler
 
     async def start(self) -> None:
         self.pubsub = self.redis.pubsub(ignore_subscribe_messages=True)
@@ -117,10 +137,10 @@ class Relay:
 
     # ------------------------------------------------------------------ sending
 
-    def publish(self, node: str, message: dict[str, Any]) -> None:
+    def publish(self, node: str, message: NodeMessage) -> None:
         """Queue a message for ``node`` (:data:`EVERY_NODE`: for every node, this one
         too); never awaits (the sender publishes it)."""
-        self.outgoing.put_nowait((self.channel(node), orjson.dumps(message)))
+        self.outgoing.put_nowait((self.channel(node), node_messages.encode(message)))
 
     async def _send(self) -> None:
         while True:
@@ -153,34 +173,37 @@ class Relay:
             if message is None or message.get("type") != "message":
                 continue
             try:
-                data = orjson.loads(message["data"])
-                await self._dispatch(data)
+                received = node_messages.decode(message["data"])
+            except ValueError as exc:  # a node of a newer (or broken) code: drop it
+                log.warning("relay: a message could not be read: %s", exc)
+                continue
+            try:
+                await self._dispatch(received)
             except Exception:  # one bad message must not stop the node's relay
                 log.exception("relay: a message could not be handled")
 
-    async def _dispatch(self, data: dict[str, Any]) -> None:
-        kind = data.get("k")
-        if kind == "reply":
-            future = self.calls.pop(str(data.get("id")), None)
-            if future is not None and not future.done():
-                future.set_result(data)
-            return
-        handler = self.handlers.get(str(kind))
-        if handler is not None:
-            await handler(data)
+    async def _dispatch(self, message: NodeMessage) -> None:
+        match message:
+            case ReplyMessage():
+                future = self.calls.pop(message.id, None)
+                if future is not None and not future.done():
+                    future.set_result(message.answer)
+            case _:
+                if self.handler is not None:
+                    await self.handler(message)
 
     # ------------------------------------------------------------------ calls
 
-    async def call(self, node: str, message: dict[str, Any]) -> dict[str, Any]:
+    async def call(self, node: str, op: CallOp) -> Answer:
         """Ask ``node`` and wait for its ``reply`` (TimeoutError after CALL_TIMEOUT)."""
         call_id = uuid.uuid4().hex
-        future: asyncio.Future[dict[str, Any]] = asyncio.get_running_loop().create_future()
+        future: asyncio.Future[Answer] = asyncio.get_running_loop().create_future()
         self.calls[call_id] = future
-        self.publish(node, {**message, "k": "call", "id": call_id, "from": self.node})
+        self.publish(node, CallMessage(call_id, self.node, op))
         try:
             return await asyncio.wait_for(future, CALL_TIMEOUT)
         finally:
             self.calls.pop(call_id, None)
 
-    def reply(self, node: str, call_id: str, answer: dict[str, Any]) -> None:
-        self.publish(node, {**answer, "k": "reply", "id": call_id})
+    def reply(self, node: str, call_id: str, answer: Answer) -> None:
+        self.publish(node, ReplyMessage(call_id, answer))

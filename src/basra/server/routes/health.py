@@ -27,7 +27,7 @@ async def health(request: Request) -> dict[str, Any]:
     held = services(request)
     lobby = held.lobby
     memory = {"tables": len(lobby.tables) if lobby else 0,
-              "tickets": len(lobby.tickets) if lobby else 0,
+              "tickets": lobby.pools.held() if lobby else 0,
               "sockets": sum(held.guards.sockets.open.values()),
               "evicted": lobby.evicted if lobby else 0,
               "kept": len(lobby.stored.kept) if lobby else 0,
