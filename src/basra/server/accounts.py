@@ -67,6 +67,9 @@ from basra.server.hashing import Hashing
 from basra.server.limits import AddressBuckets, Scope, address_key, client_address
 from basra.store.base import PlayerRow, RatingRow, SessionKind, SessionRow, Store
 
+PASSWORD_FIELD = 1024
+"""Longest password field a request may carry (the rules allow 128 characters; this only
+keeps absurd input from reaching the hasher)."""
 PASSWORD_MIN = 8
 PASSWORD_MAX = 128
 USER_AGENT_MAX = 200

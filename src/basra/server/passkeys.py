@@ -21,8 +21,10 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 from typing import Any, Literal
+from urllib.parse import urlsplit
 
 import webauthn
+from starlette.requests import HTTPConnection
 from webauthn.helpers import bytes_to_base64url, options_to_json_dict
 from webauthn.helpers.exceptions import WebAuthnException
 from webauthn.helpers.structs import (
@@ -36,9 +38,12 @@ from webauthn.helpers.structs import (
 from basra.server.auth import new_id
 from basra.server.config import Settings
 from basra.server.errors import Refusal
+from basra.server.origin import site_origin
 from basra.store.base import ChallengeRow, PasskeyRow, PlayerRow, Store
 
 RP_NAME = "Basra"
+PASSKEYS_MAX = 30
+"""Passkeys one account may hold."""
 CHALLENGE_SECONDS = 300
 """How long a ceremony's challenge may be answered."""
 NAME_MAX = 60
@@ -238,3 +243,10 @@ def passkey_json(passkey: PasskeyRow, session_id: str | None = None) -> dict[str
                              if passkey.last_used_at else None),
             "added_from": passkey.added_from,
             "added_here": session_id is not None and passkey.added_by == session_id}
+
+
+def relying_party(request: HTTPConnection, settings: Settings) -> RelyingParty:
+    """The site's relying party: from the settings and the site's public origin, never
+    from the request's ``Host``."""
+    site = urlsplit(site_origin(settings, request.scope))
+    return RelyingParty.of(settings, site.scheme, site.hostname, site.netloc)

@@ -12,15 +12,18 @@ from basra.server.routes import (
     history,
     live,
     metrics,
+    passkeys,
     play_socket,
     players,
     quick_match,
     replays,
+    sessions,
     tables,
     variants,
 )
 
 ROUTERS: tuple[APIRouter, ...] = (health.router, variants.router, guests.router,
-                                  account.router, tables.router, quick_match.router,
+                                  account.router, sessions.router, passkeys.router,
+                                  tables.router, quick_match.router,
                                   history.router, live.router, players.router, replays.router,
                                   play_socket.router, metrics.router)

@@ -1,8 +1,8 @@
-"""Accounts, sessions and passkeys (docs/PROTOCOL.md, "Accounts"): claim the guest as an
-account, sign in with a password or a passkey, list and end sessions, change the password,
-delete the account, download everything stored about the player. What a stolen token must
-not do (add a passkey or a password, remove a passkey, export, delete) needs a fresh proof
-(:func:`basra.server.accounts.require_proof`): ``POST /api/sessions/current/proof``."""
+"""The account (docs/PROTOCOL.md, "Accounts"): claim the guest as an account, change the
+password, delete the account, download everything stored about the player. What a stolen
+token must not do (add a password, export, delete) needs a fresh proof
+(:func:`basra.server.accounts.require_proof`; sessions.py: ``POST
+/api/sessions/current/proof``)."""
 
 from __future__ import annotations
 
@@ -12,7 +12,7 @@ import re
 from collections.abc import AsyncIterator
 from dataclasses import replace
 from typing import Annotated, Any
-from urllib.parse import quote, urlsplit
+from urllib.parse import quote
 
 import orjson
 from fastapi import APIRouter, Depends, Request
@@ -21,17 +21,15 @@ from pydantic import BaseModel, Field
 
 from basra.errors import BasraError
 from basra.server.accounts import (
+    PASSWORD_FIELD,
     BadCredentials,
-    UsernameError,
     address_of,
     check_password,
     clean_password,
     clean_username,
-    fresh,
     hash_password,
     me_json,
     now,
-    open_session,
     require_proof,
     session_json,
     username_key,
@@ -52,59 +50,22 @@ from basra.server.deps import (
 )
 from basra.server.errors import ApiError, RateLimited
 from basra.server.names import generated
-from basra.server.origin import site_origin
-from basra.server.passkeys import (
-    PasskeyError,
-    RelyingParty,
-    authentication_options,
-    clean_name,
-    credential_id,
-    new_challenge,
-    passkey_json,
-    registration_options,
-    take_challenge,
-    verify_authentication,
-    verify_registration,
-)
-from basra.store.base import (
-    AlreadyClaimed,
-    PasskeyRow,
-    PlayerRow,
-    UsernameLookalike,
-    UsernameTaken,
-)
+from basra.server.passkeys import passkey_json
+from basra.store.base import AlreadyClaimed, PlayerRow, UsernameLookalike, UsernameTaken
 
 router = APIRouter()
 
 GuardsDep = Annotated[Guards, Depends(get_guards)]
 SettingsDep = Annotated[Settings, Depends(get_settings)]
 
-PASSWORD_FIELD = 1024
-"""Longest password field a request may carry (the rules allow 128 characters; this only
-keeps absurd input from reaching the hasher)."""
-PASSKEYS_MAX = 30
-"""Passkeys one account may hold."""
 EXPORT_MATCHES = 10_000
 """The most matches an export holds (the newest)."""
-
 
 
 class ClaimIn(BaseModel):
     username: str = Field(max_length=200)
     password: str | None = Field(default=None, max_length=PASSWORD_FIELD)
 
-
-class SignInIn(BaseModel):
-    username: str = Field(max_length=200)
-    password: str = Field(max_length=PASSWORD_FIELD)
-
-
-class ProofIn(BaseModel):
-    """The account's password, or a passkey's answer to a ``prove`` challenge."""
-
-    password: str | None = Field(default=None, max_length=PASSWORD_FIELD)
-    challenge: str | None = Field(default=None, max_length=64)
-    credential: dict[str, Any] | None = None
 
 
 class PasswordIn(BaseModel):
@@ -115,16 +76,6 @@ class PasswordIn(BaseModel):
 class DeleteIn(BaseModel):
     confirm: str = Field(max_length=200)
 
-
-class PasskeyIn(BaseModel):
-    challenge: str = Field(max_length=64)
-    credential: dict[str, Any]
-    name: str | None = Field(default=None, max_length=200)
-
-
-class PasskeySignInIn(BaseModel):
-    challenge: str = Field(max_length=64)
-    credential: dict[str, Any]
 
 
 # ---------------------------------------------------------------------------------------
@@ -277,226 +228,3 @@ async def export(request: Request, player: ProvedPlayer, session: CurrentSession
 
     return StreamingResponse(body(), media_type="application/json",
                              headers={"Content-Disposition": _download_name(player)})
-
-
-# ---------------------------------------------------------------------------------------
-# sessions
-
-
-@router.post("/api/sessions", status_code=201)
-async def sign_in(body: SignInIn, request: Request, store: StoreDep,
-                  guards: GuardsDep) -> dict[str, Any]:
-    """Sign in with a username and a password: a new session's token. A wrong password
-    and an unknown username get the same answer, after the same work."""
-    try:
-        username: str | None = clean_username(body.username)
-    except UsernameError:
-        username = None
-    address = address_of(request.scope)
-    key = username_key(username or body.username)
-    stamp = guards.sign_ins.begin(address, key)
-    found = await store.account(username) if username is not None else None
-    checked = await check_password(guards.hashing, address,
-                                   found.password_hash if found else None, body.password)
-    if found is None or not checked.ok:
-        raise BadCredentials()
-    guards.sign_ins.succeeded(address, key, stamp)
-    if checked.rehashed is not None:
-        await store.set_password(found.player.id, checked.rehashed)
-    token, _ = await open_session(store, request.scope, found.player.id, "password")
-    return {"token": token, "player": await me_json(store, found.player)}
-
-
-@router.get("/api/sessions")
-async def sessions(request: Request, player: Player, session: CurrentSession,
-                   store: StoreDep) -> dict[str, Any]:
-    """The player's sessions, newest first; ``proved``: whether this one holds a fresh
-    proof."""
-    return {"sessions": [session_json(s, session.id)
-                         for s in await store.sessions(player.id)],
-            "proved": fresh(session, get_settings(request).fresh_proof_seconds)}
-
-
-@router.post("/api/sessions/current/proof/options")
-async def proof_options(request: Request, player: Account, store: StoreDep,
-                        settings: SettingsDep, guards: GuardsDep) -> dict[str, Any]:
-    """Begin proving who holds this session with a passkey: the challenge's id and the
-    options for ``navigator.credentials.get()``, allowing the account's own passkeys."""
-    guards.challenges.check(request.scope)
-    mine = await store.passkeys(player.id)
-    if not mine:
-        raise PasskeyError("this account has no passkey: use your password",
-                           "passkey/not_found")
-    challenge, options = authentication_options(relying_party(request, settings), mine)
-    return {"challenge": await new_challenge(store, challenge, "prove", player.id),
-            "options": options}
-
-
-@router.post("/api/sessions/current/proof")
-async def prove(body: ProofIn, request: Request, player: Account, session: CurrentSession,
-                store: StoreDep) -> dict[str, Any]:
-    """Prove who holds this session: the account's password, or one of its passkeys'
-    answer to a ``prove`` challenge. Counted as sign-ins are (the same limits)."""
-    assert player.username is not None
-    guards, settings = get_guards(request), get_settings(request)
-    address = address_of(request.scope)
-    if body.password is not None:
-        key = username_key(player.username)
-        stamp = guards.sign_ins.begin(address, key)
-        found = await store.account(player.username)
-        checked = await check_password(guards.hashing, address,
-                                       found.password_hash if found else None,
-                                       body.password)
-        if not checked.ok:
-            raise BadCredentials("that is not your password")
-        guards.sign_ins.succeeded(address, key, stamp)
-    elif body.challenge is not None and body.credential is not None:
-        stamp = guards.sign_ins.begin(address, passkey=True)
-        challenge = await take_challenge(store, body.challenge, "prove", player.id)
-        passkey = await store.passkey(credential_id(body.credential))
-        if passkey is None or passkey.player_id != player.id:
-            raise PasskeyError("that passkey is not one of this account's",
-                               "passkey/unknown")
-        count = verify_authentication(relying_party(request, settings), challenge,
-                                      body.credential, passkey)
-        await store.passkey_used(passkey.credential_id, count)
-        guards.sign_ins.succeeded(address, None, stamp, passkey=True)
-    else:
-        raise ApiError("give your password, or a passkey's answer", "request/invalid")
-    await store.prove_session(session.id)
-    return {"proved": True, "seconds": settings.fresh_proof_seconds}
-
-
-def _may_sign_out(player: PlayerRow) -> None:
-    if not player.account:
-        raise ApiError("a guest who signs out loses their guest: claim an account first",
-                       "auth/guest_sign_out")
-
-
-@router.delete("/api/sessions/current")
-async def sign_out(player: Player, session: CurrentSession, store: StoreDep,
-                   lobby: LobbyDep) -> dict[str, Any]:
-    """Sign out on this device."""
-    _may_sign_out(player)
-    revoked = await store.revoke_sessions(player.id, session.id)
-    lobby.sign_out(player.id, session.id)
-    return {"revoked": revoked}
-
-
-@router.delete("/api/sessions/{session_id}")
-async def revoke(session_id: str, player: Player, store: StoreDep,
-                 lobby: LobbyDep) -> dict[str, Any]:
-    """End one of the player's sessions (this one too, if named)."""
-    _may_sign_out(player)
-    revoked = await store.revoke_sessions(player.id, session_id) if len(session_id) <= 64 else 0
-    if revoked == 0:
-        raise ApiError("no such session", "session/not_found")
-    lobby.sign_out(player.id, session_id)
-    return {"revoked": revoked}
-
-
-@router.delete("/api/sessions")
-async def sign_out_everywhere(player: Player, store: StoreDep,
-                              lobby: LobbyDep) -> dict[str, Any]:
-    """End every session of the player's, this one too."""
-    _may_sign_out(player)
-    revoked = await store.revoke_sessions(player.id)
-    lobby.sign_out(player.id)
-    return {"revoked": revoked}
-
-
-# ---------------------------------------------------------------------------------------
-# passkeys
-
-
-def relying_party(request: Request, settings: Settings) -> RelyingParty:
-    """The site's relying party: from the settings and the site's public origin, never
-    from the request's ``Host``."""
-    site = urlsplit(site_origin(settings, request.scope))
-    return RelyingParty.of(settings, site.scheme, site.hostname, site.netloc)
-
-
-@router.post("/api/passkeys/options")
-async def passkey_options(request: Request, player: ProvedAccount, store: StoreDep,
-                          settings: SettingsDep, guards: GuardsDep) -> dict[str, Any]:
-    """Begin registering a passkey: the challenge's id and the options for
-    ``navigator.credentials.create()``. Needs a fresh proof (the challenge, the player's
-    for a few minutes, is what finishing needs)."""
-    guards.challenges.check(request.scope)
-    existing = await store.passkeys(player.id)
-    if len(existing) >= PASSKEYS_MAX:
-        raise PasskeyError(f"an account may hold at most {PASSKEYS_MAX} passkeys")
-    challenge, options = registration_options(relying_party(request, settings), player,
-                                              existing)
-    return {"challenge": await new_challenge(store, challenge, "register", player.id),
-            "options": options}
-
-
-@router.post("/api/passkeys", status_code=201)
-async def add_passkey(body: PasskeyIn, request: Request, player: Account,
-                      session: CurrentSession, store: StoreDep) -> dict[str, Any]:
-    """Finish registering: the answer of ``navigator.credentials.create()`` (to a
-    challenge only a freshly proved session was given)."""
-    settings = get_settings(request)
-    challenge = await take_challenge(store, body.challenge, "register", player.id)
-    registered = verify_registration(relying_party(request, settings), challenge,
-                                     body.credential)
-    if await store.passkey(registered.credential_id) is not None:
-        raise PasskeyError("that passkey is already registered")
-    row = PasskeyRow(registered.credential_id, player.id, registered.public_key,
-                     registered.sign_count, clean_name(body.name), now(),
-                     registered.transports, added_by=session.id,
-                     added_from=session.user_agent)
-    await store.add_passkey(row)
-    return passkey_json(row, session.id)
-
-
-@router.get("/api/passkeys")
-async def list_passkeys(player: Account, session: CurrentSession,
-                        store: StoreDep) -> dict[str, Any]:
-    return {"passkeys": [passkey_json(p, session.id)
-                         for p in await store.passkeys(player.id)]}
-
-
-@router.delete("/api/passkeys/{passkey_id}")
-async def remove_passkey(passkey_id: str, player: ProvedAccount,
-                         store: StoreDep) -> dict[str, Any]:
-    """Remove one of the account's passkeys: needs a fresh proof."""
-    removed = len(passkey_id) <= 1400 and await store.remove_passkey(player.id, passkey_id)
-    if not removed:
-        raise PasskeyError("no such passkey", "passkey/not_found")
-    return {"removed": True}
-
-
-@router.post("/api/passkeys/sign-in/options")
-async def sign_in_options(request: Request, store: StoreDep, settings: SettingsDep,
-                          guards: GuardsDep) -> dict[str, Any]:
-    """Begin a passkey sign-in: the challenge's id and the options for
-    ``navigator.credentials.get()`` (no allow list: the browser offers what it holds)."""
-    guards.challenges.check(request.scope)
-    challenge, options = authentication_options(relying_party(request, settings))
-    return {"challenge": await new_challenge(store, challenge, "sign-in", None),
-            "options": options}
-
-
-@router.post("/api/passkeys/sign-in", status_code=201)
-async def passkey_sign_in(body: PasskeySignInIn, request: Request, store: StoreDep,
-                          settings: SettingsDep, guards: GuardsDep) -> dict[str, Any]:
-    """Sign in with a passkey: a new session's token. Failures count against the
-    address, as failed password sign-ins do."""
-    address = address_of(request.scope)
-    stamp = guards.sign_ins.begin(address, passkey=True)
-    challenge = await take_challenge(store, body.challenge, "sign-in", None)
-    unknown = PasskeyError("no account has that passkey", "passkey/unknown")
-    passkey = await store.passkey(credential_id(body.credential))
-    if passkey is None:
-        raise unknown
-    count = verify_authentication(relying_party(request, settings), challenge,
-                                  body.credential, passkey)
-    player = await store.player(passkey.player_id)
-    if player is None or not player.account:
-        raise unknown
-    await store.passkey_used(passkey.credential_id, count)
-    guards.sign_ins.succeeded(address, None, stamp, passkey=True)
-    token, _ = await open_session(store, request.scope, player.id, "passkey")
-    return {"token": token, "player": await me_json(store, player)}
