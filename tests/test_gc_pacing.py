@@ -59,7 +59,7 @@ def test_frozen_survivors_are_not_walked_and_the_full_pass_frees_their_cycles() 
 
 def test_the_full_pass_comes_by_itself() -> None:
     async def scenario() -> None:
-        pacer = GcPacer(freeze_seconds=0.02, full_seconds=0.1)
+        pacer = GcPacer(freeze_seconds=0.02, full_seconds=0.1, least_seconds=0.05)
         pacer.start()
         try:
             garbage = cycle()
@@ -108,6 +108,18 @@ def test_a_table_let_go_is_freed_without_the_garbage_collector(tmp_path: Path) -
             assert table() is None
         finally:
             gc.enable()
+
+
+def test_the_full_pass_is_paced_by_its_own_cost() -> None:
+    """A cheap pass comes every ``least_seconds``; one that takes long, later, so that
+    passes take at most ``cost_share`` of the time; never over ``full_seconds`` apart."""
+    pacer = GcPacer(full_seconds=600, cost_share=0.005, least_seconds=20)
+    assert pacer.next_interval(0.002) == 20
+    assert pacer.next_interval(0.2) == 40
+    assert pacer.next_interval(10.0) == 600
+    pacer.full_pass()  # a real pass: its own duration sets the next
+    assert 20 <= pacer.interval <= 600 and pacer.full_passes == 1
+    gc.unfreeze()
 
 
 def test_growth_brings_the_full_pass_sooner() -> None:

@@ -9,9 +9,15 @@ So ``basra serve`` freezes what survives (``gc.freeze``, every ``freeze_seconds`
 objects are never walked again, so the collections that still run see only what is new
 and take a few milliseconds. Memory is still freed as ever by reference counting; only
 garbage in reference cycles among frozen objects waits, until the full pass
-(``gc.unfreeze`` then one full collection) frees it: every ``full_seconds``, or sooner once
-the process has grown ``full_growth_bytes`` (or a quarter of its size, if more) since the
-last one, which bounds what waits.
+(``gc.unfreeze`` then one full collection) frees it. The full pass is paced by its own
+cost: it comes again after ``1 / cost_share`` times as long as the last one took (a 10 ms
+pass every 20 s at least, ``least_seconds``; a 300 ms pass at 2,000 tables once a
+minute; never more than ``full_seconds`` apart), and sooner once the process has grown
+``full_growth_bytes`` (or a quarter of its size, if more) since the last one. What waits
+in cycles is then a few seconds' garbage (closed connections, mostly: their buffers are
+held with them), and a long-running process's memory stays flat (docs/BENCHMARKS.md,
+"Memory over 10,000 matches"): a pass only after the process had grown 48 MB let it climb,
+as freed garbage is seldom given back to the system whole.
 """
 
 from __future__ import annotations
@@ -41,12 +47,21 @@ def resident_bytes() -> int:
 
 
 class GcPacer:
-    """Freezes survivors every ``freeze_seconds``; a full pass every ``full_seconds``."""
+    """Freezes survivors every ``freeze_seconds``; a full pass paced by its cost (at most
+    ``cost_share`` of the time, at least every ``full_seconds``)."""
 
     def __init__(self, freeze_seconds: float = 1.0, full_seconds: float = 600.0,
-                 full_growth_bytes: int = 16 * 2**20) -> None:
+                 full_growth_bytes: int = 16 * 2**20, cost_share: float = 0.005,
+                 least_seconds: float = 20.0) -> None:
         self.freeze_seconds = freeze_seconds
         self.full_seconds = full_seconds
+        self.cost_share = cost_share
+        """The share of the time full passes may take: the next comes ``1 / cost_share``
+        times the last one's duration later."""
+        self.least_seconds = least_seconds
+        """Full passes never come closer together than this (unless the growth says)."""
+        self.interval = least_seconds
+        """How long until the next full pass, from the last one's cost."""
         self.full_growth_bytes = full_growth_bytes
         """A full pass comes sooner once the process has grown this much since the last
         one (garbage in cycles, frozen, waits for it: this bounds it)."""
@@ -55,20 +70,31 @@ class GcPacer:
         self.full_passes = 0
 
     def start(self) -> None:
+        started = time.perf_counter()
         gc.collect()
         gc.freeze()
+        self.interval = self.next_interval(time.perf_counter() - started)
         self.task = asyncio.create_task(self._run(), name="gc pacing")
 
     async def _run(self) -> None:
-        full_at = time.monotonic() + self.full_seconds
+        full_at = time.monotonic() + self.interval
         while True:
             await asyncio.sleep(self.freeze_seconds)
             grown = resident_bytes() - self.rss_after_full
             if time.monotonic() >= full_at or grown >= self.growth_limit():
                 self.full_pass()
-                full_at = time.monotonic() + self.full_seconds
+                full_at = time.monotonic() + self.interval
             else:
                 gc.freeze()
+
+    def next_interval(self, took: float) -> float:
+        """How long after a full pass that took ``took`` seconds the next one comes.
+
+        >>> pacer = GcPacer()
+        >>> pacer.next_interval(0.01), pacer.next_interval(0.3), pacer.next_interval(5.0)
+        (20.0, 60.0, 600.0)
+        """
+        return min(self.full_seconds, max(self.least_seconds, took / self.cost_share))
 
     def growth_limit(self) -> int:
         """How much the process may grow before a full pass: ``full_growth_bytes``, or a
@@ -81,10 +107,12 @@ class GcPacer:
         gc.unfreeze()
         freed = gc.collect()
         gc.freeze()
+        took = time.perf_counter() - started
         self.full_passes += 1
         self.rss_after_full = resident_bytes()
-        log.info("full garbage collection: %d objects freed in %.0f ms", freed,
-                 (time.perf_counter() - started) * 1000)
+        self.interval = self.next_interval(took)
+        log.info("full garbage collection: %d objects freed in %.0f ms; the next in %.0f s",
+                 freed, took * 1000, self.interval)
 
     async def stop(self) -> None:
         if self.task is not None:
