@@ -1,20 +1,22 @@
 // /account. A guest (or a first visit) is offered to keep its games: an account made of
-// this guest (username prefilled from the nickname, a password), then a passkey, or back to
-// `?next=` (a path of this site: the invite of a rated table a guest could not take). An
-// account sees its display name (PATCH /api/me), its ratings and profile link, its
-// passkeys (add, remove), its password, its sessions (each device, this one marked; sign one
-// out, or every one), its data to download, and deleting it (the username typed to confirm).
+// this guest (username prefilled from the nickname, a password: account/create.js), then a
+// passkey, or back to `?next=` (a path of this site: the invite of a rated table a guest
+// could not take). An account sees its display name (PATCH /api/me), its ratings and
+// profile link, its passkeys (add, remove), its password, its sessions (each device, this
+// one marked; sign one out, or every one), its data to download, and deleting it (the
+// username typed to confirm).
 // What a stolen token must not do asks for a fresh proof first (guard.js).
 // Each part is redrawn on its own, so what is typed in one survives a change in another.
 
 import { h, replace } from "./dom.js";
 import { t, num, dateTime } from "./i18n.js";
-import { api, createAccount, download, forgetPlayer, me, rename, session, signIn, signOut } from "./api.js";
+import { api, download, forgetPlayer, me, rename, session, signOut } from "./api.js";
 import { addPasskey, deviceName, passkeyError, passkeysSupported } from "./passkey.js";
 import { limits, variantNames } from "./variants.js";
-import { announce, errorText, link, loadStyle, navigate, nextPath, spinner, toast, withNext } from "./ui.js";
+import { announce, errorText, link, loadStyle, navigate, spinner, toast } from "./ui.js";
 import { confirmDialog } from "./table/dialog.js";
 import { everywhereDialog, withProof } from "./guard.js";
+import { field, guestView } from "./account/create.js";
 
 const STYLES = ["../css/account.css", "../css/overlay.css"].map((path) => new URL(path, import.meta.url));
 const PARTS = ["top", "name", "ratings", "passkeys", "password", "sessions", "data", "danger"];
@@ -24,17 +26,6 @@ export function mount(container) {
   page.start();
   return { unmount: () => { page.alive = false; }, relabel: () => page.render() };
 }
-
-/** Where to go once the account is made: `?next=` when it is a path of this site
- * ("/join/CODE": back to the invite a guest could not take), else null. */
-const field = (id, label, attrs, hint = null) => [
-  h("label", { for: id }, label),
-  h("input", { id, name: id, ...attrs }),
-  hint ? h("p", { class: "hint", id: `${id}-hint` }, hint) : null,
-];
-
-/** The create form's field an error code is about: "username", "password", or null. */
-const fieldOf = (code) => (/password/.test(code) ? "password" : /username|nickname/.test(code) ? "username" : null);
 
 class AccountPage {
   constructor(container) {
@@ -111,7 +102,7 @@ class AccountPage {
     const c = this.container;
     if (!this.checked) { replace(c, h("p", { class: "muted" }, spinner(), " ", t("lobby.loading"))); return; }
     if (this.failed) { replace(c, h("p", { class: "field-error", role: "alert" }, t("error.network.offline"))); return; }
-    if (!this.player || !this.player.account) { replace(c, this.guestView()); return; }
+    if (!this.player || !this.player.account) { replace(c, guestView(this)); return; }
     const sections = PARTS.map((name) => {
       this.parts[name] = h("section", { class: ["card-box", "account-box", `account-${name}`], "aria-labelledby": `account-${name}-title` });
       return this.parts[name];
@@ -126,70 +117,6 @@ class AccountPage {
     const title = (key) => h(name === "top" ? "h1" : "h2", { id: `account-${name}-title`, tabindex: name === "top" ? "-1" : undefined }, t(key));
     const drawn = this[`${name}Part`](title);
     replace(box, drawn);
-  }
-
-  // ---------------------------------------------------------------- a guest
-
-  guestView() {
-    const nickname = this.player ? this.player.nickname : "";
-    const l = limits();
-    // The error line sits under the field it is about (which it marks and describes).
-    const about = this.errors.create ? this.errorField : null;
-    const error = this.errorLine("create");
-    return h("section", { class: "card-box account-box create-box", "aria-labelledby": "create-title" },
-      h("h1", { id: "create-title" }, t("account.create.title")),
-      h("p", { class: "lead" }, t("account.create.intro")),
-      h("form", { class: "account-form", id: "create-form", novalidate: true, on: { submit: (e) => { e.preventDefault(); this.create(); } } },
-        field("create-username", t("account.username"), this.input("create-username", {
-          type: "text", autocomplete: "username", autocapitalize: "none", spellcheck: "false", dir: "auto", required: true,
-          value: nickname, minlength: l.nickname_min, maxlength: l.nickname_max,
-        }, about === "username" ? "create" : null), t("account.create.username_hint")),
-        about === "username" ? error : null,
-        field("create-password", t("account.password"), this.input("create-password", {
-          type: "password", autocomplete: "new-password", required: true, minlength: limits().password_min, maxlength: limits().password_max,
-        }, about === "password" ? "create" : null), t("account.password_hint", { n: limits().password_min })),
-        about === "username" ? null : error,
-        h("button", { type: "submit", class: "btn primary big", id: "create-account", disabled: !!this.busy },
-          t("account.create.submit")),
-        nextPath() ? h("p", { class: "hint create-next" }, t("account.create.then_back")) : null),
-      h("p", { class: "signin-links" }, t("account.create.have_one"), " ", link(withNext("/sign-in"), { id: "to-sign-in" }, t("signin.link"))));
-  }
-
-  async create() {
-    const username = this.draft("create-username", this.player ? this.player.nickname : "").trim();
-    const password = this.draft("create-password");
-    const l = limits();
-    const length = Array.from(username).length;
-    const badName = length < l.nickname_min || length > l.nickname_max;
-    if (badName || password.length < limits().password_min || password.length > limits().password_max) {
-      this.errors.create = t(badName ? "error.account.bad_username" : "error.account.weak_password");
-      this.errorField = badName ? "username" : "password";
-      this.render();
-      this.container.querySelector(badName ? "#create-username" : "#create-password")?.focus();
-      return;
-    }
-    const next = nextPath();
-    const made = await this.act("create", async () => {
-      // A first visit becomes a guest first: the account is made of a guest.
-      if (!this.player) this.player = await signIn(username);
-      this.player = await createAccount(username, password);
-      this.drafts = {};
-      this.offerPasskey = !next && passkeysSupported();
-      announce(t("account.create.done", { name: this.player.username }));
-      if (!next) this.loadLists();
-    }, "create");
-    // Made on the way somewhere (an invite to a rated table): back there.
-    if (made && next) {
-      toast(t("account.create.done", { name: this.player.username }), "info");
-      navigate(next, { replace: true });
-      return;
-    }
-    this.errorField = this.errors.create ? fieldOf(this.errorCodes.create) : null;
-    this.render();
-    // The focus goes to the field the error is about (else back to the button pressed).
-    const focus = !this.errors.create ? "#account-top-title"
-      : this.errorField ? `#create-${this.errorField}` : "#create-account";
-    this.container.querySelector(focus)?.focus();
   }
 
   /** Run an action, the page's buttons off meanwhile; its error goes to `errorKey` (a

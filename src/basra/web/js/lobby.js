@@ -2,8 +2,8 @@
 // guest with a name the server makes up; who you are ("Playing as Swift Falcon 27 1532 ·
 // Change": a rename, and an account's rating in the chosen variant); the options (variant,
 // bot level, seating) remembered in prefs.js; a private table (rated, for an account at two)
-// with an invite link, and a code; a short match history. Variants, seatings, bot levels
-// and nickname lengths are the server's (variants.js).
+// with an invite link, and a code (private.js); a short match history. Variants, seatings,
+// bot levels and nickname lengths are the server's (variants.js).
 //
 // The page is built once; each part is redrawn on its own (the name line, the options, the
 // buttons), so what is typed in one part survives any change in another.
@@ -15,6 +15,7 @@ import { cardFace } from "./cards.js";
 import { botLevels, defaultVariant, limits, seatingKey, variantNames, variantOf } from "./variants.js";
 import { loadPrefs, savePrefs } from "./prefs.js";
 import { QuickMatch, takeRequeued } from "./quick.js";
+import { PrivateTable } from "./private.js";
 import { announce, errorText, link, navigate, toast, spinner } from "./ui.js";
 
 /** The bot level offered first, when the player has not chosen one. */
@@ -44,11 +45,9 @@ class Lobby {
     this.busy = "";
     this.quick = new QuickMatch(this);
     this.history = null;
-    this.joinError = "";
-    this.joinCodeDraft = "";
     this.destroyed = false;
     this.parts = {};
-    this.rated = false;
+    this.privateTable = new PrivateTable(this);
   }
 
   async start() {
@@ -116,7 +115,7 @@ class Lobby {
     this.renderButtons();
     this.renderName();
     this.renderOptions();
-    this.renderPrivate();
+    this.privateTable.redraw();
     this.renderRecent();
   }
 
@@ -229,7 +228,7 @@ class Lobby {
     const chosen = seatingKey(this.seatingOf(variant));
     replace(box, h("label", { class: "inline-field" },
       h("span", null, t("lobby.seating.label")),
-      h("select", { id: "bot-seating", on: { change: (e) => { this.seating[this.variant] = e.target.value; this.prefs(); this.renderButtons(); this.renderPrivate(); } } },
+      h("select", { id: "bot-seating", on: { change: (e) => { this.seating[this.variant] = e.target.value; this.prefs(); this.renderButtons(); this.privateTable.redraw(); } } },
         variant.seatings.map((s) => h("option", { value: seatingKey(s), selected: seatingKey(s) === chosen }, t(`seating.${seatingKey(s)}`))))));
   }
 
@@ -239,7 +238,7 @@ class Lobby {
     for (const el of this.container.querySelectorAll(".variant-option")) el.classList.toggle("chosen", el.dataset.variant === name);
     this.renderSeating();
     this.renderButtons();
-    this.renderPrivate();
+    this.privateTable.redraw();
     if (!this.editingName) this.renderName();
   }
 
@@ -258,28 +257,6 @@ class Lobby {
   tableOptions(extra = {}) {
     const seating = this.seatingOf(variantOf(this.variant));
     return { variant: this.variant, players: seating.players, teams: seating.teams, ...extra };
-  }
-
-  /** A private table to invite friends to, and joining one by its code. */
-  renderPrivate() {
-    const box = this.parts.private;
-    if (!box || !box.isConnected) return;
-    const code = h("input", {
-      id: "invite-code", type: "text", autocomplete: "off", autocapitalize: "characters", spellcheck: "false", maxlength: 40,
-      placeholder: t("lobby.join.placeholder"), value: this.joinCodeDraft, on: { input: (e) => { this.joinCodeDraft = e.target.value; } },
-    });
-    const why = this.ratedBlocked();
-    replace(box,
-      h("p", { class: "muted" }, t("lobby.private.text")),
-      h("div", { class: "rated-option" },
-        h("label", { class: "inline-field" }, h("input", { type: "checkbox", id: "rated", checked: this.rated && !why, disabled: !!why, "aria-describedby": "rated-hint", on: { change: (e) => { this.rated = e.target.checked; } } }), h("span", null, t("rated.private"))),
-        h("p", { id: "rated-hint", class: "hint", dataset: { why } }, why === "account" ? [t("rated.needs_account"), " ", link("/account", null, t("rated.create_account"))] : t(why ? "rated.two_players" : "rated.private_hint"))),
-      h("button", { type: "button", class: "btn big", id: "create-private", disabled: !!this.busy, on: { click: () => this.createPrivate() } },
-        this.busy === "private" ? spinner() : null, t("lobby.private.create")),
-      h("form", { class: "join-option", on: { submit: (e) => { e.preventDefault(); this.joinCode(code.value); } } },
-        h("h3", null, h("label", { for: "invite-code" }, t("lobby.join.title"))),
-        h("div", { class: "row" }, code, h("button", { type: "submit", class: "btn", disabled: !!this.busy }, t("lobby.join.button"))),
-        this.joinError ? h("p", { class: "field-error", role: "alert" }, this.joinError) : null));
   }
 
   renderRecent() {
@@ -358,7 +335,7 @@ class Lobby {
     if (this.busy) return;
     this.busy = name;
     this.renderButtons();
-    this.renderPrivate();
+    this.privateTable.redraw();
     try {
       if (await this.ensurePlayer()) await fn();
     } catch (err) {
@@ -366,7 +343,7 @@ class Lobby {
     } finally {
       // Off to a table: the buttons stay busy while its page loads.
       if (!this.opening) this.busy = "";
-      if (!this.destroyed && !this.opening) { this.renderButtons(); this.renderPrivate(); }
+      if (!this.destroyed && !this.opening) { this.renderButtons(); this.privateTable.redraw(); }
     }
   }
 
@@ -376,35 +353,6 @@ class Lobby {
     return this.act("bot", async () => {
       const answer = await api.playBot(this.tableOptions({ bot_level: this.level }));
       this.open(answer.table.id);
-    });
-  }
-
-  /** Why the private table cannot be rated ("account", "players"), or "". */
-  ratedBlocked() {
-    return !this.player || !this.player.account ? "account" : this.seatingOf(variantOf(this.variant)).players === 2 ? "" : "players";
-  }
-
-  createPrivate() {
-    const rated = this.rated && !this.ratedBlocked() ? { rated: true } : {};
-    return this.act("private", async () => {
-      const answer = await api.createPrivate(this.tableOptions({ bot_level: this.level, ...rated }));
-      this.open(answer.table.id);
-    });
-  }
-
-  joinCode(raw) {
-    let code = String(raw || "").trim();
-    const match = code.match(/\/join\/([^/?#\s]+)/);
-    if (match) code = match[1];
-    if (!code) return;
-    this.joinError = "";
-    return this.act("join", async () => {
-      try {
-        const answer = await api.join(code);
-        this.open(answer.table.id);
-      } catch (err) {
-        this.joinError = errorText(err);
-      }
     });
   }
 }

@@ -6,13 +6,13 @@
 // renderer builds it afresh and dom.morph writes only what changed), animates what changed
 // (motion.js), announces the plays and checks revealed rounds (table/verify.js). Clicks,
 // keys and hovers reach one delegated handler through data-action attributes; only entries
-// of view.legal are ever sent, with the state's version (docs/BROWSER.md). Phrases: table/
-// phrases.js. Basra TV mounts it with `tv: true` (a spectator, no rematch followed, `onEnd`).
+// of view.legal are ever sent, with the state's version (table/playing.js, docs/BROWSER.md).
+// Phrases: table/phrases.js. Basra TV mounts it with `tv: true` (a spectator, no rematch
+// followed, `onEnd`).
 
 import { morph, reducedMotion } from "./dom.js";
 import { t } from "./i18n.js";
 import { me, session, sessionEnded } from "./api.js";
-import { cardName } from "./cards.js";
 import * as S from "./state.js";
 import { TableSocket } from "./socket.js";
 import { resumeQuickMatch } from "./quick.js";
@@ -358,53 +358,4 @@ class TablePage {
   toggleMute() { setMuted(!muted()); this.redraw(); }
 
   rules() { if (this.st.game) openRules(S.table(this.st).variant); }
-
-  // ---------------------------------------------------------------- playing
-
-  activate(card) {
-    const st = this.st;
-    if (!st.game) return;
-    if (!S.myTurn(st)) {
-      motion.nudge(this, card);
-      if (S.table(st).status === "playing") toast(t("hand.not_your_turn"), "info", 1800);
-      return;
-    }
-    const { state, play } = S.pick(st, card);
-    if (play) { this.play(play); return; }
-    if (state === st) return;
-    this.update(state);
-    const n = state.choice.options.length;
-    announce(t("choice.announce", { count: n, n, card: cardName(card) }));
-    const first = this.el.choice.querySelector(".choice-option");
-    if (first) first.focus();
-  }
-
-  /** Send a play: only ever one of view.legal, on the version it came with. */
-  play(option) {
-    const message = S.playMessage(this.st, option);
-    if (!message || !this.send(message)) return;
-    this.update(S.playSent(this.st, message));
-  }
-
-  chooseOption(i) {
-    const { play } = S.chooseOption(this.st, i);
-    if (play) this.play(play);
-  }
-
-  cancelChoice() {
-    const choice = this.st.choice;
-    if (!choice) return;
-    this.update(S.cancelChoice(this.st));
-    const el = this.el.hand.querySelector(`[data-card="${choice.card}"]`);
-    if (el) el.focus();
-  }
-
-  floorClick(card) {
-    const { state, play } = S.floorPick(this.st, card);
-    if (play) { this.play(play); return; }
-    if (state === this.st) return;
-    this.update(state);
-    const b = this.el.choice.querySelector(`[data-option="${state.choice.focus}"]`);
-    if (b) b.focus();
-  }
 }

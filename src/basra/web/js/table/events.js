@@ -12,6 +12,7 @@ import { useText } from "./seeding.js";
 import { shareInvite } from "./center.js";
 import { hidePhrases, muteSeat, outside, say, toggleSay } from "./phrases.js";
 import { askHint, resign } from "./tools.js";
+import { activate, cancelChoice, chooseOption, floorClick } from "./playing.js";
 
 function actionOf(event) {
   return event.target.closest ? event.target.closest("[data-action]") : null;
@@ -41,10 +42,10 @@ function click(page, event) {
   if (!target || !page.container.contains(target)) return;
   const d = target.dataset;
   switch (d.action) {
-    case "play-card": page.activate(d.card); break;
-    case "floor-card": page.floorClick(d.card); break;
-    case "option": page.chooseOption(Number(d.option)); break;
-    case "cancel-choice": page.cancelChoice(); break;
+    case "play-card": activate(page, d.card); break;
+    case "floor-card": floorClick(page, d.card); break;
+    case "option": chooseOption(page, Number(d.option)); break;
+    case "cancel-choice": cancelChoice(page); break;
     case "ready": page.ready(); break;
     case "close-overlay": page.closeOverlay(); break;
     case "rematch": page.send({ type: "rematch" }); break;

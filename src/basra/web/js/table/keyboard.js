@@ -7,6 +7,7 @@ import { isRTL } from "../i18n.js";
 import { view } from "../state.js";
 import { dialogOpen } from "./dialog.js";
 import { toggleSay } from "./phrases.js";
+import { activate, cancelChoice, chooseOption } from "./playing.js";
 
 function arrows() {
   return isRTL() ? { forward: "ArrowLeft", back: "ArrowRight" } : { forward: "ArrowRight", back: "ArrowLeft" };
@@ -57,7 +58,7 @@ export function onKeydown(ctrl, event) {
   if (target && (target.tagName === "INPUT" || target.tagName === "TEXTAREA" || target.tagName === "SELECT" || target.isContentEditable)) return;
   if (event.key === "Escape") {
     if (st.sayings.panel) { event.preventDefault(); toggleSay(ctrl, false); return; }
-    if (st.choice) { event.preventDefault(); ctrl.cancelChoice(); return; }
+    if (st.choice) { event.preventDefault(); cancelChoice(ctrl); return; }
     if (st.overlay && st.overlay.kind === "round") { event.preventDefault(); ctrl.closeOverlay(); return; }
   }
   // Keys inside the phrase panel are its own (a number plays no card from there).
@@ -65,10 +66,10 @@ export function onKeydown(ctrl, event) {
   if (/^[1-9]$/.test(event.key)) {
     const n = Number(event.key);
     if (st.choice) {
-      if (n <= st.choice.options.length) { event.preventDefault(); ctrl.chooseOption(n - 1); }
+      if (n <= st.choice.options.length) { event.preventDefault(); chooseOption(ctrl, n - 1); }
       return;
     }
     const card = view(st).hand[n - 1];
-    if (card && !st.overlay) { event.preventDefault(); ctrl.activate(card); }
+    if (card && !st.overlay) { event.preventDefault(); activate(ctrl, card); }
   }
 }
