@@ -10,9 +10,10 @@ objects are never walked again, so the collections that still run see only what 
 and take a few milliseconds. Memory is still freed as ever by reference counting; only
 garbage in reference cycles among frozen objects waits, until the full pass
 (``gc.unfreeze`` then one full collection) frees it. The full pass is paced by its own
-cost: it comes again after ``1 / cost_share`` times as long as the last one took (a 10 ms
-pass every 20 s at least, ``least_seconds``; a 300 ms pass at 2,000 tables once a
-minute; never more than ``full_seconds`` apart), and sooner once the process has grown
+cost: it comes again after ``1 / cost_share`` times as long as the last one took (400
+times: a 10 ms pass every 20 s, ``least_seconds``; the 0.6-1 s pass of 2,000 live
+tables every 4 to 7 minutes, so that the plays it holds up stay well under 1%; never
+more than ``full_seconds`` apart), and sooner once the process has grown
 ``full_growth_bytes`` (or a quarter of its size, if more) since the last one. What waits
 in cycles is then a few seconds' garbage (closed connections, mostly: their buffers are
 held with them), and a long-running process's memory stays flat (docs/BENCHMARKS.md,
@@ -51,7 +52,7 @@ class GcPacer:
     ``cost_share`` of the time, at least every ``full_seconds``)."""
 
     def __init__(self, freeze_seconds: float = 1.0, full_seconds: float = 600.0,
-                 full_growth_bytes: int = 16 * 2**20, cost_share: float = 0.005,
+                 full_growth_bytes: int = 16 * 2**20, cost_share: float = 0.0025,
                  least_seconds: float = 20.0) -> None:
         self.freeze_seconds = freeze_seconds
         self.full_seconds = full_seconds
@@ -92,7 +93,7 @@ class GcPacer:
 
         >>> pacer = GcPacer()
         >>> pacer.next_interval(0.01), pacer.next_interval(0.3), pacer.next_interval(5.0)
-        (20.0, 60.0, 600.0)
+        (20.0, 120.0, 600.0)
         """
         return min(self.full_seconds, max(self.least_seconds, took / self.cost_share))
 
