@@ -1,4 +1,4 @@
-"""Searching bots think in worker processes (basra.server.bot_pool): the same decision as in
+"""Searching bots think in worker processes (basra.workers.local): the same decision as in
 process for the same seed and budget, a search whose time is gone still answers at once, and
 a worker killed mid-search is replaced."""
 
@@ -14,9 +14,10 @@ from basra.bots import make_bot
 from basra.bots.hard import HardBot
 from basra.engine import new_match, start_round
 from basra.rules import find_variant
-from basra.server.bot_pool import BotPool, search
 from basra.shuffle import shuffled_deck
 from basra.views import SeatView, view
+from basra.workers.local import LocalPool
+from basra.workers.service import search
 
 
 def opening_view() -> SeatView:
@@ -29,9 +30,9 @@ def opening_view() -> SeatView:
 T = TypeVar("T")
 
 
-def with_pool(scenario: Callable[[BotPool], Awaitable[T]]) -> T:
+def with_pool(scenario: Callable[[LocalPool], Awaitable[T]]) -> T:
     """Run ``scenario`` on a pool of one worker, started and warm; the pool closed after."""
-    pool = BotPool(1)
+    pool = LocalPool(1)
 
     async def warm_then_run() -> T:
         await asyncio.get_running_loop().run_in_executor(pool.executor(), os.getpid)
@@ -50,7 +51,7 @@ def test_a_search_runs_in_a_worker_and_decides_as_in_process() -> None:
     bot = make_bot("hard", seed="table:1", iterations=60, time_cap=30)
     assert isinstance(bot, HardBot)
 
-    async def decide(pool: BotPool) -> tuple[object, int]:
+    async def decide(pool: LocalPool) -> tuple[object, int]:
         choice = await pool.choose(bot, seen, time.time() + 30)
         pid = await asyncio.get_running_loop().run_in_executor(pool.executor(), os.getpid)
         return choice, pid
@@ -67,7 +68,7 @@ def test_a_decision_whose_time_is_gone_still_answers_at_once() -> None:
     seen = opening_view()
     bot = make_bot("hard", seed=3, iterations=10**8, time_cap=0.9)
 
-    async def decide(pool: BotPool) -> tuple[object, float]:
+    async def decide(pool: LocalPool) -> tuple[object, float]:
         started = time.monotonic()
         choice = await pool.choose(bot, seen, time.time() - 5)
         return choice, time.monotonic() - started
@@ -80,7 +81,7 @@ def test_a_worker_killed_mid_search_is_replaced() -> None:
     seen = opening_view()
     bot = make_bot("hard", seed=4, iterations=10**8, time_cap=3)
 
-    async def decide(pool: BotPool) -> tuple[object, int]:
+    async def decide(pool: LocalPool) -> tuple[object, int]:
         thinking = asyncio.create_task(pool.choose(bot, seen, time.time() + 3))
         await asyncio.sleep(0.5)
         for process in list(pool.executor()._processes.values()):  # kill it mid-search
@@ -93,7 +94,7 @@ def test_a_worker_killed_mid_search_is_replaced() -> None:
 
 def test_levels_that_answer_at_once_stay_in_process() -> None:
     seen = opening_view()
-    pool = BotPool(1)
+    pool = LocalPool(1)
     try:
         for level in ("random", "easy", "medium"):
             bot = make_bot(level, seed=1)
@@ -112,7 +113,7 @@ def test_decisions_queued_behind_others_search_only_for_their_time_left() -> Non
     seen = opening_view()
     bots = [make_bot("hard", seed=f"q{i}", iterations=10**8, time_cap=0.4) for i in range(8)]
 
-    async def decide(pool: BotPool) -> tuple[list[object], float]:
+    async def decide(pool: LocalPool) -> tuple[list[object], float]:
         started = time.monotonic()
         deadline = time.time() + 0.4
         choices = await asyncio.gather(*(pool.choose(b, seen, deadline) for b in bots))
@@ -127,7 +128,7 @@ def test_the_expert_searches_in_a_worker_and_decides_as_in_process() -> None:
     seen = opening_view()
     bot = make_bot("expert", seed="table:2", iterations=90, time_cap=30)
 
-    async def decide(pool: BotPool) -> object:
+    async def decide(pool: LocalPool) -> object:
         return await pool.choose(bot, seen, time.time() + 30)
 
     choice = with_pool(decide)

@@ -1,4 +1,4 @@
-"""Searching bots think in bot workers anywhere, through Redis (basra.server.redis_bots,
+"""Searching bots think in bot workers anywhere, through Redis (basra.workers.redis_bots,
 ``basra bot-worker``): the same decision as the local pool, a worker killed mid-search is
 replaced and the decision still comes, no worker at all means the medium bot plays right
 after the deadline, a late job is searched with the least budget (or dropped when far past).
@@ -31,11 +31,13 @@ from basra.bots import make_bot
 from basra.bots.hard import HardBot
 from basra.engine import legal_match_plays, new_match, play, start_round
 from basra.rules import find_variant
-from basra.server.bot_pool import BotPool, bot_service, decision_seed
-from basra.server.config import Settings
-from basra.server.redis_bots import GRACE, GROUP, Job, Keys, RedisBots, budget_at
 from basra.shuffle import shuffled_deck
 from basra.views import SeatView, view
+from basra.workers.factory import bot_service
+from basra.workers.jobs import GRACE, GROUP, Job, Keys, budget_at
+from basra.workers.local import LocalPool
+from basra.workers.redis_bots import RedisBots
+from basra.workers.service import decision_seed
 
 URL = "redis://127.0.0.1:6379/0"
 
@@ -167,7 +169,7 @@ def test_a_bot_worker_decides_as_the_local_pool(worker: BotWorker) -> None:
         assert bots.fallbacks == 0
         return choice
 
-    pool = BotPool(1)
+    pool = LocalPool(1)
     try:
         local = asyncio.run(pool.choose(bot, seen, time.time() + 30))
     finally:
@@ -189,7 +191,7 @@ def test_a_bot_worker_values_a_play_for_an_analysis_as_the_local_pool(
         finally:
             await bots.aclose()
 
-    pool = BotPool(1)
+    pool = LocalPool(1)
     try:
         local = asyncio.run(pool.values(seen, "0|1|6", 40))
     finally:
@@ -309,22 +311,22 @@ def test_cluster_mode_runs_bot_workers_on_the_node(prefix: str) -> None:
     """With a Redis URL the lobby's bots go through Redis, and the node runs
     ``bot_workers`` worker processes of its own that take the jobs: no ``basra
     bot-worker`` is needed on one machine."""
-    local = bot_service(Settings())
-    assert type(local) is BotPool
+    local = bot_service(None)
+    assert type(local) is LocalPool
     local.close()
-    service = bot_service(Settings(redis_url=URL, bot_workers=3))
+    service = bot_service(URL, workers=3)
     assert isinstance(service, RedisBots) and service.workers == 3
     assert service.keys.jobs == "basra:bots:jobs"  # under the site's prefix
     service.close()  # nothing was started
     assert service.local is None
-    default = bot_service(Settings(redis_url=URL))
+    default = bot_service(URL)
     assert isinstance(default, RedisBots) and default.workers == (os.cpu_count() or 1)
 
     seen = mid_round_view()
     bot = make_bot("hard", seed="node", iterations=200, time_cap=30)
 
     async def on_the_node() -> tuple[object, int]:
-        bots = bot_service(Settings(redis_url=URL, redis_prefix=prefix, bot_workers=1))
+        bots = bot_service(URL, prefix=prefix, workers=1)
         assert isinstance(bots, RedisBots)
         try:
             return await bots.choose(bot, seen, time.time() + 20), bots.fallbacks

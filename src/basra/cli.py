@@ -1,7 +1,7 @@
 """The ``basra`` command: ``replay``, ``shuffle``, ``verify`` (RECORDS.md), ``analyse``,
 ``bench``, and
 ``serve``, ``bot-worker``, ``play``, ``engine``, ``arena`` (which hand their arguments to
-:mod:`basra.server.main`, :mod:`basra.bot_worker`, :mod:`basra.play_command`,
+:mod:`basra.server.main`, :mod:`basra.workers.worker`, :mod:`basra.play_command`,
 :mod:`basra.bot_protocol` and :mod:`basra.arena`).
 
 A thin layer: parse the arguments, call the module that does the work, print the result.
@@ -174,8 +174,8 @@ def _cmd_bench(args: argparse.Namespace) -> int:
 
 FORWARDED = {
     "serve": ("basra.server.main", "start the game server (SQLite by default)"),
-    "bot-worker": ("basra.bot_worker", "answer searching bots' decisions from Redis "
-                                       "(cluster mode)"),
+    "bot-worker": ("basra.workers.worker", "answer searching bots' decisions from Redis "
+                                           "(cluster mode)"),
     "play": ("basra.play_command", "play a match against bots in the terminal"),
     "engine": ("basra.bot_protocol", "speak the basra-engine/1 protocol on stdin/stdout"),
     "arena": ("basra.arena", "measure two players against each other on duplicate deals"),

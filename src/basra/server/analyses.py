@@ -4,7 +4,7 @@ A request claims the match's row in the store (:meth:`basra.store.base.Store.cla
 one node wins; a row a dead node left ``running`` is taken over, a ``failed`` one tried
 again) and queues it here. One analysis runs at a time per server process: every play of
 the record (:func:`basra.analysis.positions`, the record replayed through the driver) that
-had a choice is valued by the expert in the bot workers (``BotPool.values``: a worker
+had a choice is valued by the expert in the bot workers (``BotService.values``: a worker
 process of this server, or in cluster mode a job on the bot stream any bot worker takes),
 one play at a time, so a table's bot waits behind one play's search at most. The result
 is :func:`basra.analysis.analyse`'s own document (basra-analysis/1): with the same
@@ -29,7 +29,7 @@ from basra.server.messages import dumps
 from basra.store.base import Store
 
 if TYPE_CHECKING:
-    from basra.server.bot_pool import BotPool
+    from basra.workers.service import BotService
 
 log = logging.getLogger("basra.analysis")
 
@@ -55,7 +55,7 @@ CACHED = 64
 class Analyses:
     """This process's analyses: the queue, the one running, and what the store holds."""
 
-    def __init__(self, store: Store, bots: BotPool, iterations: int) -> None:
+    def __init__(self, store: Store, bots: BotService, iterations: int) -> None:
         self.store = store
         self.bots = bots
         self.iterations = iterations

@@ -19,7 +19,6 @@ from basra.rules import find_variant
 from basra.server import metrics
 from basra.server.analyses import Analyses
 from basra.server.auth import new_id, new_invite_code
-from basra.server.bot_pool import bot_service
 from basra.server.commands import FillBot, Handover, Join
 from basra.server.config import Settings
 from basra.server.errors import Refusal
@@ -40,6 +39,8 @@ from basra.server.signed_in import SignedIn
 from basra.server.stored import NotStored, StoredTables
 from basra.server.table import Table
 from basra.store.base import PlayerRow, SeatRow, Store, TableKind, TableRow
+from basra.workers.factory import bot_service
+from basra.workers.service import BotService
 
 if TYPE_CHECKING:
     from basra.server.cluster import Cluster
@@ -69,7 +70,8 @@ class Lobby:
     def __init__(self, store: Store, settings: Settings) -> None:
         self.store = store
         self.settings = settings
-        self.bots = bot_service(settings)
+        self.bots: BotService = bot_service(settings.redis_url, prefix=settings.redis_prefix,
+                                            workers=settings.bot_workers)
         """Where the live tables' searching bots think (worker processes)."""
         self.analyses = Analyses(store, self.bots, settings.analysis_iterations)
         """The expert's analyses of finished matches, in the same bot workers."""

@@ -20,13 +20,13 @@ from fastapi import FastAPI
 
 from basra.captures import set_memo_limit
 from basra.cliargs import OneLineParser, seconds, whole_number
+from basra.logs import setup_logging
+from basra.procs import watch_parent
 from basra.server.app import create_app
-from basra.server.bot_pool import watch_parent
 from basra.server.config import Limits, RatedRules, Settings
 from basra.server.gc_pacing import snapshots_on_signal
 from basra.server.http_guard import guarded_http, open_files_limit
 from basra.server.listen import listening_socket
-from basra.server.logs import setup_logging
 from basra.server.origin import EXAMPLE, bind_origin, is_loopback, parse_origin
 
 log = logging.getLogger("basra.serve")

@@ -11,9 +11,9 @@ import time
 
 from basra.bots.base import Bot
 from basra.server import metrics
-from basra.server.bot_pool import BotPool, budget_of
 from basra.server.commands import BotMove, Command
 from basra.views import SeatView
+from basra.workers.service import BotService, budget_of
 
 log = logging.getLogger("basra.table")
 
@@ -24,7 +24,7 @@ class Thinking:
     def __init__(self, inbox: asyncio.Queue[Command]) -> None:
         self.inbox = inbox
         self.task: asyncio.Task[None] | None = None
-        self.pool: BotPool | None = None
+        self.pool: BotService | None = None
         """The server's bot workers (the lobby sets it); None: searches in a thread."""
 
     @property

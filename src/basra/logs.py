@@ -1,10 +1,17 @@
-"""Structured logs: one JSON object a line on standard error."""
+"""Structured logs: one JSON object a line on standard error.
+
+A leaf: the server, its node processes and the bot workers set their logging up here, and
+it imports nothing of basra.
+"""
 
 from __future__ import annotations
 
 import json
 import logging
 from datetime import UTC, datetime
+
+LEVELS = ("debug", "info", "warning", "error")
+"""The level names :func:`setup_logging` takes (``--log-level``)."""
 
 
 class JsonFormatter(logging.Formatter):
@@ -33,3 +40,16 @@ def setup_logging(level: str = "info") -> None:
         logger.handlers[:] = [handler]
         logger.setLevel(least)
         logger.propagate = False
+
+
+def level_name() -> str:
+    """The ``basra`` logger's level as :func:`setup_logging` takes it (what a child process
+    is told to log at)."""
+    level = logging.getLogger("basra").getEffectiveLevel()
+    for name in LEVELS:
+        if level <= getattr(logging, name.upper()):
+            return name
+    return "error"
+
+
+__all__ = ["LEVELS", "JsonFormatter", "level_name", "setup_logging"]

@@ -2,8 +2,8 @@
 
 ``basra bot-worker --redis URL [--processes N]`` runs N worker processes (default one per
 core), each a plain loop on the blocking Redis client: read a job from the site's jobs stream
-(consumer group ``workers``, :mod:`basra.server.redis_bots` describes the keys and the job),
-search it with :func:`basra.server.bot_pool.search` for what is left of its time, push the
+(consumer group ``workers``, :mod:`basra.workers.jobs` describes the keys and the job),
+search it with :func:`basra.workers.service.search` for what is left of its time, push the
 answer and acknowledge the job in one transaction. Any number of bot workers, on any machine,
 share the work; a server node in cluster mode runs some of its own too.
 
@@ -37,9 +37,9 @@ from redis.exceptions import RedisError, ResponseError
 
 from basra.analysis import play_values
 from basra.cliargs import OneLineParser, parse_or_status, whole_number
-from basra.server.bot_pool import search, watch_parent
-from basra.server.logs import setup_logging
-from basra.server.redis_bots import (
+from basra.logs import setup_logging
+from basra.procs import watch_parent
+from basra.workers.jobs import (
     ANALYSIS,
     CONNECT_TIMEOUT,
     GROUP,
@@ -52,6 +52,7 @@ from basra.server.redis_bots import (
     encode_play,
     encode_values,
 )
+from basra.workers.service import search
 
 log = logging.getLogger("basra.bot_worker")
 
