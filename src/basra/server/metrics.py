@@ -36,8 +36,8 @@ import asyncio
 import os
 import socket
 import time
-from collections.abc import Iterable, Iterator
-from typing import TYPE_CHECKING
+from collections.abc import Iterable, Iterator, Mapping
+from dataclasses import dataclass
 
 from prometheus_client import (
     CONTENT_TYPE_LATEST,
@@ -52,9 +52,6 @@ from prometheus_client.registry import Collector
 
 from basra import __version__
 from basra.store import sql
-
-if TYPE_CHECKING:  # the tables count here, and deps reaches them: no import cycle
-    from basra.server.deps import Services
 
 CONTENT_TYPE = CONTENT_TYPE_LATEST
 """The Prometheus text format's content type."""
@@ -156,10 +153,22 @@ def loop_name() -> str:
     return f"{kind.__module__}.{kind.__qualname__}"
 
 
-class NodeCollector(Collector):
-    """What an app holds now, read when Prometheus asks, then the process's counts."""
+@dataclass(frozen=True, slots=True)
+class Held:
+    """What a node holds now, counted by whoever holds it (the metrics route)."""
 
-    def __init__(self, held: Services, loop: str) -> None:
+    tables: Mapping[str, int]
+    """Tables in memory by status (waiting, playing, finished)."""
+    connections: int
+    """Websockets open."""
+    tickets: int
+    """Quick-match tickets held here."""
+
+
+class NodeCollector(Collector):
+    """What a node holds now, read when Prometheus asks, then the process's counts."""
+
+    def __init__(self, held: Held, loop: str) -> None:
         self.held = held
         self.loop = loop
 
@@ -168,29 +177,37 @@ class NodeCollector(Collector):
         yield from self.now()
 
     def now(self) -> Iterator[Metric]:
-        lobby = self.held.lobby
         node = InfoMetricFamily("basra_node", "This node: its id, the version and the "
                                 "event loop it runs on.")
         node.add_metric([], {"node": node_id(), "version": __version__, "loop": self.loop})
         yield node
         tables = GaugeMetricFamily("basra_tables", "Tables held in memory on this node.",
                                    labels=["status"])
-        counts = {"waiting": 0, "playing": 0, "finished": 0}
-        for table in (lobby.tables.values() if lobby else ()):
-            counts[table.status] = counts.get(table.status, 0) + 1
+        counts = {"waiting": 0, "playing": 0, "finished": 0, **self.held.tables}
         for status, count in counts.items():
             tables.add_metric([status], count)
         yield tables
         yield GaugeMetricFamily("basra_connections", "Websockets open on this node.",
-                                value=sum(self.held.guards.sockets.open.values()))
+                                value=self.held.connections)
         yield GaugeMetricFamily("basra_tickets", "Quick-match tickets waiting on this node.",
-                                value=lobby.pools.held() if lobby else 0)
+                                value=self.held.tickets)
 
 
-def scrape(held: Services) -> bytes:
-    """The Prometheus text of one scrape of the app holding ``held`` (in its event loop)."""
+def scrape(held: Held) -> bytes:
+    """The Prometheus text of one scrape of a node holding ``held`` (in its event loop)."""
     return generate_latest(NodeCollector(held, loop_name()))
 
 
-__all__ = ["CONTENT_TYPE", "LEASE_EVENTS", "REGISTRY", "bot_chose", "committed",
-           "lease_moved", "node_id", "node_info", "played", "scrape"]
+__all__ = [
+    "CONTENT_TYPE",
+    "LEASE_EVENTS",
+    "REGISTRY",
+    "Held",
+    "bot_chose",
+    "committed",
+    "lease_moved",
+    "node_id",
+    "node_info",
+    "played",
+    "scrape",
+]

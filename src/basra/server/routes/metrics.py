@@ -3,6 +3,8 @@
 
 from __future__ import annotations
 
+from collections import Counter
+
 from fastapi import APIRouter, Request
 from fastapi.responses import Response
 
@@ -14,4 +16,9 @@ router = APIRouter()
 
 @router.get("/metrics", include_in_schema=False)
 async def scrape(request: Request) -> Response:
-    return Response(metrics.scrape(services(request)), media_type=metrics.CONTENT_TYPE)
+    held = services(request)
+    lobby = held.lobby
+    tables: Counter[str] = Counter(t.status for t in lobby.tables.values()) if lobby else Counter()
+    now = metrics.Held(tables, sum(held.guards.sockets.open.values()),
+                       lobby.pools.held() if lobby else 0)
+    return Response(metrics.scrape(now), media_type=metrics.CONTENT_TYPE)
