@@ -42,8 +42,12 @@ async def lapse() -> None:
 
 async def prove(base: str, http: httpx.AsyncClient, who: Guest,
                 password: str = PASSWORD) -> httpx.Response:
-    return await http.post(f"{base}/api/sessions/current/proof", headers=who.headers,
-                           json={"password": password})
+    """A proof with the password; ``who`` keeps the new token it answers with."""
+    r = await http.post(f"{base}/api/sessions/current/proof", headers=who.headers,
+                        json={"password": password})
+    if r.status_code == 200:
+        who.token = r.json()["token"]
+    return r
 
 
 async def guarded(base: str, http: httpx.AsyncClient, who: Guest,
@@ -77,8 +81,16 @@ def test_a_token_alone_cannot_add_a_passkey_export_remove_or_delete(backend: Bac
         r = await prove(base, http, amira, "not her password")
         assert (r.status_code, code_of(r)) == (401, "auth/bad_credentials")
         assert (await guarded(base, http, amira, "amira"))["export"] == 403
+        stolen = amira.token  # a copy of the token, as a thief would hold it
         r = await prove(base, http, amira)
-        assert r.status_code == 200 and r.json() == {"proved": True, "seconds": WINDOW}
+        assert r.status_code == 200
+        assert r.json() == {"proved": True, "seconds": WINDOW, "token": amira.token}
+        assert amira.token != stolen
+        # the owner's proof is not the thief's: the copy names nobody any more
+        r = await http.get(f"{base}/api/me", headers=bearer(stolen))
+        assert r.status_code == 401
+        r = await http.post(f"{base}/api/passkeys/options", headers=bearer(stolen))
+        assert (r.status_code, code_of(r)) == (401, "auth/required")
         assert (await http.get(f"{base}/api/sessions", headers=amira.headers)).json()[
             "proved"] is True
         assert (await guarded(base, http, amira, "amira")) == {
@@ -165,8 +177,10 @@ def test_wrong_proofs_count_as_failed_sign_ins(backend: Backend) -> None:
             assert code_of(r) == "auth/bad_credentials"
         r = await prove(base, http, amira)  # the right one is held back too
         assert (r.status_code, code_of(r)) == (429, "auth/too_many_attempts")
-        r = await sign_in(base, http, "amira")
-        assert (r.status_code, code_of(r)) == (429, "auth/too_many_attempts")
+        # the session is held, not the account: guesses through a stolen token cannot
+        # lock the owner out of signing in
+        r = await sign_in(base, http, "amira", address="198.51.100.7")
+        assert r.status_code == 201
 
     serve(backend, scenario, fresh_proof_seconds=WINDOW,
           limits=limits(sign_ins_per_account=3))
@@ -195,3 +209,52 @@ def test_passkeys_name_the_session_they_were_added_from(backend: Backend) -> Non
 
     serve(backend, scenario, fresh_proof_seconds=WINDOW)
 
+
+
+def test_a_strangers_failed_sign_ins_do_not_keep_the_owner_from_proving(
+        backend: Backend) -> None:
+    async def scenario(base: str, http: httpx.AsyncClient) -> None:
+        amira = await an_account(base, http, "Amira")
+        for _ in range(4):  # someone who knows the public username guesses
+            await sign_in(base, http, "amira", "a wrong guess!", address="203.0.113.9")
+        r = await sign_in(base, http, "amira", "a wrong guess!", address="203.0.113.9")
+        assert (r.status_code, code_of(r)) == (429, "auth/too_many_attempts")
+        await lapse()
+        assert (await prove(base, http, amira)).status_code == 200
+        assert (await guarded(base, http, amira, "amira"))["export"] == 200
+
+    serve(backend, scenario, fresh_proof_seconds=WINDOW,
+          limits=limits(sign_ins_per_account=3))
+
+
+def test_the_last_way_to_sign_in_is_never_removed(backend: Backend) -> None:
+    async def scenario(base: str, http: httpx.AsyncClient) -> None:
+        amira = await an_account(base, http, "Amira", password=None)
+        first, second = SoftAuthenticator(base), SoftAuthenticator(base)
+        assert (await register(base, http, amira, first)).status_code == 201
+        assert (await prove_by_passkey(base, http, amira, first)).status_code == 200
+        r = await http.delete(f"{base}/api/passkeys/{first.id}", headers=amira.headers)
+        assert (r.status_code, code_of(r)) == (409, "passkey/last")
+        assert (await register(base, http, amira, second)).status_code == 201
+        r = await http.delete(f"{base}/api/passkeys/{first.id}", headers=amira.headers)
+        assert r.json() == {"removed": True}
+        r = await http.delete(f"{base}/api/passkeys/{second.id}", headers=amira.headers)
+        assert (r.status_code, code_of(r)) == (409, "passkey/last")
+
+    serve(backend, scenario, fresh_proof_seconds=30)
+
+
+def test_a_passkey_is_added_only_while_the_proof_holds(backend: Backend) -> None:
+    """The challenge is handed out to a proved session; finishing needs the proof to hold
+    still (a challenge kept for later, or passed to an unproved session, is no use)."""
+    async def scenario(base: str, http: httpx.AsyncClient) -> None:
+        amira = await an_account(base, http, "Amira")
+        key = SoftAuthenticator(base)
+        r = await http.post(f"{base}/api/passkeys/options", headers=amira.headers)
+        options = r.json()
+        await lapse()
+        r = await http.post(f"{base}/api/passkeys", headers=amira.headers, json={
+            "challenge": options["challenge"], "credential": key.create(options["options"])})
+        assert (r.status_code, code_of(r)) == (403, "auth/proof_needed")
+
+    serve(backend, scenario, fresh_proof_seconds=WINDOW)

@@ -41,6 +41,7 @@ from server_harness import (
     private_table,
     serve,
 )
+from test_server_accounts import prove_by_password
 
 PASSWORD = "a long enough password"
 
@@ -49,6 +50,7 @@ async def claim(base: str, http: httpx.AsyncClient, guest: Guest, username: str)
     r = await http.post(f"{base}/api/account", headers=guest.headers,
                         json={"username": username, "password": PASSWORD})
     assert r.status_code == 201, r.text
+    await prove_by_password(base, http, guest, PASSWORD)  # as the browser does
 
 
 def path_of(username: str) -> str:

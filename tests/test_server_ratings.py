@@ -27,6 +27,7 @@ from server_harness import (
     private_table,
     serve,
 )
+from test_server_accounts import prove_by_password
 
 
 async def account(base: str, http: httpx.AsyncClient, name: str) -> Guest:
@@ -35,6 +36,7 @@ async def account(base: str, http: httpx.AsyncClient, name: str) -> Guest:
     r = await http.post(f"{base}/api/account", headers=guest.headers,
                         json={"username": name, "password": f"{name}-secret-pass"})
     assert r.status_code == 201, r.text
+    await prove_by_password(base, http, guest, f"{name}-secret-pass")  # as the browser does
     return guest
 
 

@@ -89,3 +89,19 @@ def test_a_session_is_marked_used_at_most_once_an_hour() -> None:
         await asyncio.sleep(0)
 
     asyncio.run(main())
+
+
+def test_a_proved_session_goes_on_with_a_new_token(url: str) -> None:
+    async def scenario(store: Store) -> None:
+        await store.create_player("a1", "Amira", "hash-old")
+        session = await store.session_by_token("hash-old")
+        assert session is not None and session.proved_at is None
+        assert await store.prove_session(session.id, "hash-new")
+        assert await store.session_by_token("hash-old") is None  # the copy names nobody
+        renewed = await store.session_by_token("hash-new")
+        assert renewed is not None and renewed.id == session.id
+        assert renewed.proved_at is not None
+        await store.revoke_sessions("a1")
+        assert not await store.prove_session(session.id, "hash-newer")  # gone: said so
+
+    run(url, scenario)

@@ -130,6 +130,8 @@ _ALL = (
          "already or too old: start again", _H),
     Code("passkey/failed", 400,
          "the passkey's answer did not verify, or is not a WebAuthn credential", _H),
+    Code("passkey/last", 409, "the passkey is the account's only way to sign in: set a "
+         "password or add another passkey before removing it", _H),
     Code("passkey/not_found", 404, "no such passkey among the account's (or it has none)", _H),
     Code("passkey/unknown", 401, "no account holds that passkey (or not this account)", _H),
     Code("play/bad_card", 400, "the card played is not a card", _L),

@@ -380,12 +380,16 @@ class SignInLimiter:
         return now
 
     def succeeded(self, address: str, account: str | None, stamp: float,
-                  passkey: bool = False) -> None:
+                  passkey: bool = False, remember: bool = True) -> None:
         """The attempt begun at ``stamp`` succeeded: it is not a failure, and the account's
-        earlier failures are forgotten."""
+        earlier failures are forgotten; with ``remember``, the address is known to the
+        account from now on (not for a session's proofs: a session's limit holds
+        wherever it is tried from)."""
         (self.passkeys if passkey else self.addresses).forgive(address, stamp)
         if account is not None:
             self.accounts.clear(account)
+            if not remember:
+                return
             self.known[(account, address)] = None
             self.known.move_to_end((account, address))
             while len(self.known) > self.most_known:
@@ -440,6 +444,23 @@ def session_json(session: SessionRow, current: str | None) -> dict[str, Any]:
             "created_at": session.created_at.isoformat(),
             "user_agent": session.user_agent, "address": session.address,
             "current": session.id == current}
+
+
+def session_key(session: SessionRow) -> str:
+    """The sign-in limiter's key for proofs from a session (its failures are counted per
+    session and address, never against the account)."""
+    return f"session {session.id}"
+
+
+async def proved(store: Store, session: SessionRow) -> str:
+    """The session's holder just proved who they are (a password or a passkey): it is
+    marked proved and given a new token, returned (the client keeps it; a copy of the old
+    one, which could otherwise ride on this proof, names nobody any more).
+    ``auth/required`` if the session ended meanwhile."""
+    token = new_token()
+    if not await store.prove_session(session.id, token_hash(token)):
+        raise ProofNeeded("this session has ended: sign in again", "auth/required")
+    return token
 
 
 def fresh(session: SessionRow, seconds: float, at: datetime | None = None) -> bool:

@@ -150,8 +150,8 @@ class FencedStore(Store):
     async def sessions(self, player_id: str) -> list[SessionRow]:
         return await self.inner.sessions(player_id)
 
-    async def prove_session(self, session_id: str) -> None:
-        await self.inner.prove_session(session_id)
+    async def prove_session(self, session_id: str, token_hash: str) -> bool:
+        return await self.inner.prove_session(session_id, token_hash)
 
     async def revoke_sessions(self, player_id: str, session_id: str | None = None,
                               keep: str | None = None) -> int:

@@ -379,8 +379,10 @@ class Store(ABC):
         """The player's sessions, newest first."""
 
     @abstractmethod
-    async def prove_session(self, session_id: str) -> None:
-        """Its holder proved who they are now (its ``proved_at``)."""
+    async def prove_session(self, session_id: str, token_hash: str) -> bool:
+        """Its holder proved who they are now (its ``proved_at``), and it goes on with a new
+        token (hashing to ``token_hash``): a copy of the old one names nobody any more.
+        False if the session is gone."""
 
     @abstractmethod
     async def revoke_sessions(self, player_id: str, session_id: str | None = None,

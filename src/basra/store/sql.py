@@ -558,9 +558,13 @@ class SqlStore(Store):
                  .order_by(sessions.c.created_at.desc(), sessions.c.id))
         return [session_row(row) for row in await self._rows(query)]
 
-    async def prove_session(self, session_id: str) -> None:
-        await self._update(sessions, sessions.c.id == session_id, f"session {session_id}",
-                           proved_at=now())
+    async def prove_session(self, session_id: str, token_hash: str) -> bool:
+        async def op(connection: AsyncConnection) -> bool:
+            done = await connection.execute(update(sessions).where(
+                sessions.c.id == session_id).values(proved_at=now(), token_hash=token_hash))
+            return bool(done.rowcount)
+
+        return await self._batched(f"prove session {session_id}", op)
 
     async def revoke_sessions(self, player_id: str, session_id: str | None = None,
                               keep: str | None = None) -> int:

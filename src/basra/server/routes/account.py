@@ -32,6 +32,7 @@ from basra.server.accounts import (
     now,
     require_proof,
     session_json,
+    session_key,
     username_key,
 )
 from basra.server.config import Settings
@@ -111,17 +112,18 @@ async def claim(body: ClaimIn, request: Request, player: Player, session: Curren
     if generated(claimed.nickname):  # a name the guest never chose: the username now
         await store.rename_player(claimed.id, username)
         claimed = replace(claimed, nickname=username)
-    if hashed is not None:  # the password just chosen is a proof
-        await store.prove_session(session.id)
     return await me_json(store, claimed)
 
 
 @router.put("/api/account/password")
 async def change_password(body: PasswordIn, request: Request, player: Account,
                           session: CurrentSession, store: StoreDep) -> dict[str, Any]:
-    """A new password; the current one is needed if there is one (and is a proof), else a
-    fresh proof by passkey (an account with neither needs none). Every other session
-    ends."""
+    """A new password; the current one is needed if there is one (and is a proof; wrong
+    ones count against this session and its address, not the account, which a stranger
+    could lock), else a fresh proof by passkey (an account with neither needs none).
+    Every other session ends. It proves nothing by itself (the token stays as it is: a
+    client keeps it; ``POST /api/sessions/current/proof`` with the new password then
+    proves and renews it)."""
     assert player.username is not None
     password = clean_password(body.password)
     if not player.has_password:
@@ -130,7 +132,7 @@ async def change_password(body: PasswordIn, request: Request, player: Account,
     else:
         if body.current is None:
             raise BadCredentials("give your current password")
-        address, key = address_of(request.scope), username_key(player.username)
+        address, key = address_of(request.scope), session_key(session)
         limiter = get_guards(request).sign_ins
         stamp = limiter.begin(address, key)
         found = await store.account(player.username)
@@ -138,11 +140,10 @@ async def change_password(body: PasswordIn, request: Request, player: Account,
                                        found.password_hash if found else None, body.current)
         if not checked.ok:
             raise BadCredentials("your current password is wrong")
-        limiter.succeeded(address, key, stamp)
+        limiter.succeeded(address, key, stamp, remember=False)
     await store.set_password(player.id, await hash_password(
         get_guards(request).hashing, address_of(request.scope), password))
     await store.revoke_sessions(player.id, keep=session.id)
-    await store.prove_session(session.id)
     get_lobby(request).sign_out(player.id, keep=session.id)
     return {"changed": True}
 

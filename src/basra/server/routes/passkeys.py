@@ -74,10 +74,11 @@ async def passkey_options(request: Request, player: ProvedAccount, store: StoreD
 
 
 @router.post("/api/passkeys", status_code=201)
-async def add_passkey(body: PasskeyIn, request: Request, player: Account,
+async def add_passkey(body: PasskeyIn, request: Request, player: ProvedAccount,
                       session: CurrentSession, store: StoreDep) -> dict[str, Any]:
-    """Finish registering: the answer of ``navigator.credentials.create()`` (to a
-    challenge only a freshly proved session was given)."""
+    """Finish registering: the answer of ``navigator.credentials.create()``, to a
+    challenge only a freshly proved session was given, from a session whose proof still
+    holds (a challenge handed out to another session is no use to an unproved one)."""
     settings = get_settings(request)
     challenge = await take_challenge(store, body.challenge, "register", player.id)
     registered = verify_registration(relying_party(request, settings), challenge,
@@ -102,7 +103,13 @@ async def list_passkeys(player: Account, session: CurrentSession,
 @router.delete("/api/passkeys/{passkey_id}")
 async def remove_passkey(passkey_id: str, player: ProvedAccount,
                          store: StoreDep) -> dict[str, Any]:
-    """Remove one of the account's passkeys: needs a fresh proof."""
+    """Remove one of the account's passkeys: needs a fresh proof; never the last way to
+    sign in (``passkey/last`` when the account has no password and no other passkey)."""
+    if not player.has_password:
+        mine = [p.credential_id for p in await store.passkeys(player.id)]
+        if mine == [passkey_id]:
+            raise PasskeyError("this passkey is the only way to sign in to your account: "
+                               "set a password or add another passkey first", "passkey/last")
     removed = len(passkey_id) <= 1400 and await store.remove_passkey(player.id, passkey_id)
     if not removed:
         raise PasskeyError("no such passkey", "passkey/not_found")

@@ -19,7 +19,9 @@ from basra.server.accounts import (
     fresh,
     me_json,
     open_session,
+    proved,
     session_json,
+    session_key,
     username_key,
 )
 from basra.server.config import Settings
@@ -123,12 +125,14 @@ async def proof_options(request: Request, player: Account, store: StoreDep,
 async def prove(body: ProofIn, request: Request, player: Account, session: CurrentSession,
                 store: StoreDep) -> dict[str, Any]:
     """Prove who holds this session: the account's password, or one of its passkeys'
-    answer to a ``prove`` challenge. Counted as sign-ins are (the same limits)."""
+    answer to a ``prove`` challenge; the session goes on with a new token (in the
+    answer). Counted as sign-ins are, per address and per session (not per account: a
+    stranger's failed sign-ins must not keep the owner from proving)."""
     assert player.username is not None
     guards, settings = get_guards(request), get_settings(request)
     address = address_of(request.scope)
     if body.password is not None:
-        key = username_key(player.username)
+        key = session_key(session)
         stamp = guards.sign_ins.begin(address, key)
         found = await store.account(player.username)
         checked = await check_password(guards.hashing, address,
@@ -136,7 +140,7 @@ async def prove(body: ProofIn, request: Request, player: Account, session: Curre
                                        body.password)
         if not checked.ok:
             raise BadCredentials("that is not your password")
-        guards.sign_ins.succeeded(address, key, stamp)
+        guards.sign_ins.succeeded(address, key, stamp, remember=False)
     elif body.challenge is not None and body.credential is not None:
         stamp = guards.sign_ins.begin(address, passkey=True)
         challenge = await take_challenge(store, body.challenge, "prove", player.id)
@@ -150,8 +154,8 @@ async def prove(body: ProofIn, request: Request, player: Account, session: Curre
         guards.sign_ins.succeeded(address, None, stamp, passkey=True)
     else:
         raise ApiError("give your password, or a passkey's answer", "request/invalid")
-    await store.prove_session(session.id)
-    return {"proved": True, "seconds": settings.fresh_proof_seconds}
+    token = await proved(store, session)
+    return {"proved": True, "seconds": settings.fresh_proof_seconds, "token": token}
 
 
 def _may_sign_out(player: PlayerRow) -> None:

@@ -82,6 +82,11 @@ export const session = {
     write(TOKEN_KEY, token);
     keep(player);
   },
+  /** A proof (a password or a passkey) gives the session a new token: keep it (a copy of
+   * the old one names nobody any more). */
+  renew(token) {
+    if (token) write(TOKEN_KEY, token);
+  },
   /** Forget the session (`all`: the nickname too, as after signing an account out). */
   forget({ all = false } = {}) {
     write(TOKEN_KEY, "");
@@ -180,7 +185,17 @@ export async function rename(nickname) {
 export async function createAccount(username, password) {
   const player = await request("POST", "/api/account", password ? { username, password } : { username });
   keep(player);
+  // A proof that fails (busy) only means the next guarded action asks for one.
+  if (password) await prove(password).catch(() => null);
   return player;
+}
+
+/** Prove who holds this session with the password just typed (after making the account
+ * or changing the password): the session goes on with a new token, kept here. */
+export async function prove(password) {
+  const answer = await request("POST", "/api/sessions/current/proof", { password });
+  session.renew(answer.token);
+  return answer;
 }
 
 /** A sign-in's answer ({token, player}) replaces the session held (a guest's, if any). */
@@ -253,7 +268,11 @@ export const api = {
   history: () => request("GET", "/api/history"),
   sessions: () => request("GET", "/api/sessions"),
   revokeSession: (id) => request("DELETE", `/api/sessions/${encodeURIComponent(id)}`),
-  changePassword: (password, current) => request("PUT", "/api/account/password", current ? { current, password } : { password }),
+  changePassword: async (password, current) => {
+    const answer = await request("PUT", "/api/account/password", current ? { current, password } : { password });
+    await prove(password).catch(() => null);
+    return answer;
+  },
   deleteAccount: (confirm) => request("DELETE", "/api/account", { confirm }),
   passkeys: () => request("GET", "/api/passkeys"),
   removePasskey: (id) => request("DELETE", `/api/passkeys/${encodeURIComponent(id)}`),

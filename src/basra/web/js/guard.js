@@ -8,7 +8,7 @@
 
 import { h } from "./dom.js";
 import { t, dateTime } from "./i18n.js";
-import { request } from "./api.js";
+import { request, session } from "./api.js";
 import { credentialJson, deviceName, passkeyError, passkeysSupported, requestOptions } from "./passkey.js";
 import { announce } from "./ui.js";
 import { openDialog } from "./table/dialog.js";
@@ -54,8 +54,9 @@ export function proofDialog(player, passkeys) {
     error.textContent = "";
     for (const b of buttons()) b.disabled = true;
     try {
-      if (how === "password") await request("POST", "/api/sessions/current/proof", { password: input.value });
-      else await proveByPasskey();
+      const answer = how === "password" ? await request("POST", "/api/sessions/current/proof", { password: input.value })
+        : await proveByPasskey();
+      session.renew(answer.token);
       proved = true;
       announce(t("account.proof.done"));
       dialog.close();
@@ -94,13 +95,14 @@ export function proofDialog(player, passkeys) {
   });
 }
 
-/** Ask before signing out everywhere, naming the passkeys other devices added: null when
- * cancelled, else the ids of the passkeys to remove first. `sessions` finds when this
- * device signed in; the passkeys added since from elsewhere come ticked. */
+/** Ask before signing out everywhere, naming the passkeys other devices added and any
+ * added since this device signed in (a thief holding this device's token would have added
+ * theirs "here"): null when cancelled, else the ids of the passkeys to remove first.
+ * `sessions` finds when this device signed in; the passkeys added since come ticked. */
 export async function everywhereDialog(passkeys, sessions) {
   const here = (sessions || []).find((s) => s.current);
   const since = here ? Date.parse(here.created_at) : 0;
-  const others = (passkeys || []).filter((k) => !k.added_here);
+  const others = (passkeys || []).filter((k) => !k.added_here || Date.parse(k.created_at) >= since);
   const boxes = others.map((k) => h("input", { type: "checkbox", id: `everywhere-${k.id}`, value: k.id, props: { checked: Date.parse(k.created_at) >= since } }));
   const list = others.length ? [
     h("p", null, t("account.sessions.everywhere_passkeys")),
