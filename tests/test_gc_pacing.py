@@ -113,8 +113,9 @@ def test_a_table_let_go_is_freed_without_the_garbage_collector(tmp_path: Path) -
 def test_the_full_pass_is_paced_by_its_own_cost() -> None:
     """A cheap pass comes every ``least_seconds``; one that takes long, later, so that
     passes take at most ``cost_share`` of the time; never over ``full_seconds`` apart."""
-    pacer = GcPacer(full_seconds=600, cost_share=0.005, least_seconds=20)
+    pacer = GcPacer(full_seconds=600, cost_share=0.005, least_seconds=20, cheap_seconds=0.1)
     assert pacer.next_interval(0.002) == 20
+    assert pacer.next_interval(0.09) == 20  # cheap: garbage never waits long
     assert pacer.next_interval(0.2) == 40
     assert pacer.next_interval(10.0) == 600
     pacer.full_pass()  # a real pass: its own duration sets the next

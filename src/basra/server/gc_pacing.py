@@ -10,10 +10,12 @@ objects are never walked again, so the collections that still run see only what 
 and take a few milliseconds. Memory is still freed as ever by reference counting; only
 garbage in reference cycles among frozen objects waits, until the full pass
 (``gc.unfreeze`` then one full collection) frees it. The full pass is paced by its own
-cost: it comes again after ``1 / cost_share`` times as long as the last one took (400
-times: a 10 ms pass every 20 s, ``least_seconds``; the 0.6-1 s pass of 2,000 live
-tables every 4 to 7 minutes, so that the plays it holds up stay well under 1%; never
-more than ``full_seconds`` apart), and sooner once the process has grown
+cost: a pass that took under ``cheap_seconds`` (0.2 s: a process with few live tables)
+comes again every ``least_seconds`` (20 s), so garbage never waits long; a dearer one
+after ``1 / cost_share`` times as long as it took (1,000 times: a 0.3 s pass every 5
+minutes; the 0.6-1 s pass of 2,000 live tables every 10 minutes, ``full_seconds``, as
+before: near its limit a loaded server takes seconds to catch up after such a pause, so
+it must stay rare), and sooner once the process has grown
 ``full_growth_bytes`` (or a quarter of its size, if more) since the last one. What waits
 in cycles is then a few seconds' garbage (closed connections, mostly: their buffers are
 held with them), and a long-running process's memory stays flat (docs/BENCHMARKS.md,
@@ -51,9 +53,9 @@ class GcPacer:
     """Freezes survivors every ``freeze_seconds``; a full pass paced by its cost (at most
     ``cost_share`` of the time, at least every ``full_seconds``)."""
 
-    def __init__(self, freeze_seconds: float = 1.0, full_seconds: float = 600.0,
-                 full_growth_bytes: int = 16 * 2**20, cost_share: float = 0.0025,
-                 least_seconds: float = 20.0) -> None:
+    def __init__(self, freeze_seconds: float = 1.0, full_seconds: float = 600.0,  # noqa: PLR0913
+                 full_growth_bytes: int = 16 * 2**20, cost_share: float = 0.001,
+                 least_seconds: float = 20.0, cheap_seconds: float = 0.2) -> None:
         self.freeze_seconds = freeze_seconds
         self.full_seconds = full_seconds
         self.cost_share = cost_share
@@ -61,6 +63,8 @@ class GcPacer:
         times the last one's duration later."""
         self.least_seconds = least_seconds
         """Full passes never come closer together than this (unless the growth says)."""
+        self.cheap_seconds = cheap_seconds
+        """A pass quicker than this comes again every ``least_seconds``."""
         self.interval = least_seconds
         """How long until the next full pass, from the last one's cost."""
         self.full_growth_bytes = full_growth_bytes
@@ -92,9 +96,13 @@ class GcPacer:
         """How long after a full pass that took ``took`` seconds the next one comes.
 
         >>> pacer = GcPacer()
-        >>> pacer.next_interval(0.01), pacer.next_interval(0.3), pacer.next_interval(5.0)
-        (20.0, 120.0, 600.0)
+        >>> pacer.next_interval(0.01), pacer.next_interval(0.15), pacer.next_interval(0.3)
+        (20.0, 20.0, 300.0)
+        >>> pacer.next_interval(0.8)
+        600.0
         """
+        if took < self.cheap_seconds:
+            return self.least_seconds
         return min(self.full_seconds, max(self.least_seconds, took / self.cost_share))
 
     def growth_limit(self) -> int:
