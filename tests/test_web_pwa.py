@@ -29,7 +29,7 @@ def test_the_service_worker_registers_and_the_site_opens_offline(browser: Browse
     errors: list[str] = []
     page.on("pageerror", lambda exc: errors.append(str(exc)))
     page.goto(server + "/")
-    page.wait_for_function("document.body.classList.contains('ready')")
+    page.wait_for_selector("body.ready")  # no eval: this page keeps its CSP
     manifest = page.evaluate("""async () => {
       const link = document.querySelector('link[rel=manifest]');
       return (await fetch(link.href)).json();
