@@ -98,20 +98,22 @@ export function proofDialog(player, passkeys) {
 /** Ask before signing out everywhere, naming the passkeys other devices added and any
  * added since this device signed in (a thief holding this device's token would have added
  * theirs "here"): null when cancelled, else the ids of the passkeys to remove first.
- * `sessions` finds when this device signed in; the passkeys added since come ticked. */
+ * `sessions` finds when this device signed in; those other devices added since come
+ * ticked (one added here is named, not ticked: it is most likely the owner's own). */
 export async function everywhereDialog(passkeys, sessions) {
   const here = (sessions || []).find((s) => s.current);
   const since = here ? Date.parse(here.created_at) : 0;
   const others = (passkeys || []).filter((k) => !k.added_here || Date.parse(k.created_at) >= since);
-  const boxes = others.map((k) => h("input", { type: "checkbox", id: `everywhere-${k.id}`, value: k.id, props: { checked: Date.parse(k.created_at) >= since } }));
+  // Ticked: added elsewhere since this device signed in; one added here is only named.
+  const boxes = others.map((k) => h("input", { type: "checkbox", id: `everywhere-${k.id}`, value: k.id, props: { checked: !k.added_here && Date.parse(k.created_at) >= since } }));
   const list = others.length ? [
     h("p", null, t("account.sessions.everywhere_passkeys")),
     h("ul", { class: "item-list everywhere-passkeys" }, others.map((k, i) => h("li", { class: "item", dataset: { passkey: k.id } },
       boxes[i],
       h("label", { for: boxes[i].id, class: "item-main" },
         h("bdi", { class: "item-name" }, k.name || t("account.passkey.default_name")),
-        h("span", { class: "item-meta muted" }, t("account.sessions.passkey_from", {
-          when: dateTime(k.created_at), device: deviceName(k.added_from || "") || t("account.sessions.unknown_device") })))))),
+        h("span", { class: "item-meta muted" }, k.added_here ? t("account.sessions.passkey_here", { when: dateTime(k.created_at) })
+          : t("account.sessions.passkey_from", { when: dateTime(k.created_at), device: deviceName(k.added_from || "") || t("account.sessions.unknown_device") })))))),
   ] : [];
   const value = await openDialog({
     title: t("account.sessions.everywhere"),
