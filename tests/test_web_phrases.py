@@ -106,7 +106,8 @@ def test_two_languages_mute_and_the_limit(players: list[Player], browser: Browse
     assert pz.inner_text(".seat-plate[data-seat='0'] .say-bubble") == "بالتوفيق!"
     pa.wait_for_selector(".me-who .say-bubble[data-said='good_luck']")
     assert pa.inner_text(".me-who .say-bubble") == "Good luck!"
-    assert "Amira: بالتوفيق!" in z.told()[0]
+    # read out a moment after the bubble shows (the announcer's text is set on a timer)
+    wait_for(z, lambda: "Amira: بالتوفيق!" in z.told()[0], "the phrase read out")
     assert saids(z, 0) == [{"type": "said", "seat": 0, "phrase": "good_luck", "count": 1}]
     pa.wait_for_selector(".say-left[data-left='11']")
     pz.wait_for_timeout(300)
@@ -121,7 +122,7 @@ def test_two_languages_mute_and_the_limit(players: list[Player], browser: Browse
     shot(pz, "phrases-panel-ar-phone")
     pz.click(".say-reaction[data-reaction='clap']")
     pa.wait_for_selector(".seat-plate[data-seat='1'] .say-bubble[data-said='clap'] .reaction-clap")
-    assert "Zeïna: Applause" in a.told()[0]
+    wait_for(a, lambda: "Zeïna: Applause" in a.told()[0], "the reaction read out")
     shot(pa, "phrases-reaction-desktop")
     pa.set_viewport_size(PHONE)
     pa.wait_for_timeout(200)
