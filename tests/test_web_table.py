@@ -201,6 +201,11 @@ def test_the_summary_waits_for_every_player(players: list[Player], browser: Brow
     host.page.click(ended)
     host.page.wait_for_selector(".next-round-line .waiting-for")
     assert host.page.inner_text(".next-round-line .waiting-for") == "Waiting for Amira…"
+    # the frames the test records reach Python a moment after the page drew them
+    for _ in range(100):
+        if host.state()["table"]["next_round"]["waiting_for"] == [1]:
+            break
+        host.page.wait_for_timeout(50)
     assert host.state()["table"]["next_round"]["waiting_for"] == [1]
     host.page.wait_for_timeout(300)
     shot(host.page, "summary-waiting-phone")
