@@ -219,6 +219,8 @@ async def current_player(player: Annotated[PlayerRow | None, Depends(maybe_playe
 
 StoreDep = Annotated[Store, Depends(get_store)]
 LobbyDep = Annotated[Lobby, Depends(get_lobby)]
+GuardsDep = Annotated[Guards, Depends(get_guards)]
+SettingsDep = Annotated[Settings, Depends(get_settings)]
 Player = Annotated[PlayerRow, Depends(current_player)]
 MaybePlayer = Annotated[PlayerRow | None, Depends(maybe_player)]
 

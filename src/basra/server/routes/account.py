@@ -11,11 +11,11 @@ import math
 import re
 from collections.abc import AsyncIterator
 from dataclasses import replace
-from typing import Annotated, Any
+from typing import Any
 from urllib.parse import quote
 
 import orjson
-from fastapi import APIRouter, Depends, Request
+from fastapi import APIRouter, Request
 from fastapi.responses import StreamingResponse
 from pydantic import BaseModel, Field
 
@@ -35,11 +35,10 @@ from basra.server.accounts import (
     session_key,
     username_key,
 )
-from basra.server.config import Settings
 from basra.server.deps import (
     Account,
     CurrentSession,
-    Guards,
+    GuardsDep,
     LobbyDep,
     Player,
     ProvedAccount,
@@ -56,8 +55,6 @@ from basra.store.base import AlreadyClaimed, PlayerRow, UsernameLookalike, Usern
 
 router = APIRouter()
 
-GuardsDep = Annotated[Guards, Depends(get_guards)]
-SettingsDep = Annotated[Settings, Depends(get_settings)]
 
 EXPORT_MATCHES = 10_000
 """The most matches an export holds (the newest)."""

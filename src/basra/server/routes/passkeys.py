@@ -3,20 +3,19 @@ add one (a fresh proof first), list and remove them, sign in with one."""
 
 from __future__ import annotations
 
-from typing import Annotated, Any
+from typing import Any
 
-from fastapi import APIRouter, Depends, Request
+from fastapi import APIRouter, Request
 from pydantic import BaseModel, Field
 
 from basra.server.accounts import address_of, me_json, now, open_session
-from basra.server.config import Settings
 from basra.server.deps import (
     Account,
     CurrentSession,
-    Guards,
+    GuardsDep,
     ProvedAccount,
+    SettingsDep,
     StoreDep,
-    get_guards,
     get_settings,
 )
 from basra.server.passkeys import (
@@ -37,8 +36,6 @@ from basra.store.base import PasskeyRow
 
 router = APIRouter()
 
-GuardsDep = Annotated[Guards, Depends(get_guards)]
-SettingsDep = Annotated[Settings, Depends(get_settings)]
 
 
 class PasskeyIn(BaseModel):

@@ -4,9 +4,9 @@ them, this one or every one."""
 
 from __future__ import annotations
 
-from typing import Annotated, Any
+from typing import Any
 
-from fastapi import APIRouter, Depends, Request
+from fastapi import APIRouter, Request
 from pydantic import BaseModel, Field
 
 from basra.server.accounts import (
@@ -24,13 +24,13 @@ from basra.server.accounts import (
     session_key,
     username_key,
 )
-from basra.server.config import Settings
 from basra.server.deps import (
     Account,
     CurrentSession,
-    Guards,
+    GuardsDep,
     LobbyDep,
     Player,
+    SettingsDep,
     StoreDep,
     get_guards,
     get_settings,
@@ -49,8 +49,6 @@ from basra.store.base import PlayerRow
 
 router = APIRouter()
 
-GuardsDep = Annotated[Guards, Depends(get_guards)]
-SettingsDep = Annotated[Settings, Depends(get_settings)]
 
 
 class SignInIn(BaseModel):
