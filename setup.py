@@ -8,7 +8,7 @@ import os
 
 from setuptools import setup
 
-HOT_MODULES = ["cards", "captures", "rules", "engine", "bots/rollout", "bots/endgame"]
+HOT_MODULES = ["game/cards", "game/captures", "game/rules", "game/engine", "bots/rollout", "bots/endgame"]
 
 ext_modules = []
 if os.environ.get("BASRA_PURE", "").lower() not in {"1", "true", "yes"}:

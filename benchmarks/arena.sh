@@ -19,7 +19,7 @@ read -r -a extra <<< "${ARENA_FLAGS:-}"
 
 duel() {
     echo "== $1 vs $2 ($rounds deals, seed $seed)"
-    "$py" -m basra.arena --a "$1" --b "$2" --rounds "$rounds" --seed "$seed" --jobs "$jobs" \
+    "$py" -m basra.arena.command --a "$1" --b "$2" --rounds "$rounds" --seed "$seed" --jobs "$jobs" \
         ${extra[@]+"${extra[@]}"}
 }
 

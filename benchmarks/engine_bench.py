@@ -15,9 +15,9 @@ import random
 import statistics
 import time
 
-from basra.bench import bench_engine, engine_backend
-from basra.engine import deal_round, legal_plays, play_unchecked
-from basra.rules import find_variant
+from basra.cli.bench import bench_engine, engine_backend
+from basra.game.engine import deal_round, legal_plays, play_unchecked
+from basra.game.rules import find_variant
 
 
 def step_api_rate(seconds: float, seed: int = 2) -> float:

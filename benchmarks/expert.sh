@@ -22,7 +22,7 @@ duel() {  # NAME A B ARGS...
     local name=$1 a=$2 b=$3
     shift 3
     echo "== $name: $a vs $b $*" >&2
-    "$py" -m basra.arena --a "$a" --b "$b" --openings "$openings" --jobs "$jobs" --json \
+    "$py" -m basra.arena.command --a "$a" --b "$b" --openings "$openings" --jobs "$jobs" --json \
         ${SEED:+--seed "$SEED"} "$@" > "$out/$name.json"
 }
 

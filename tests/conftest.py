@@ -5,7 +5,7 @@ Cards are written as text ("5H", "10D"); a set of cards as one space-separated s
 finished rounds from readable piles with :func:`finished_round`.
 
 The facts of RULES.md that the tests check against (seatings, card points, power cards...)
-are written out again here from the rule book, not read from :mod:`basra.rules`, so that a
+are written out again here from the rule book, not read from :mod:`basra.game.rules`, so that a
 wrong rule set cannot agree with itself.
 """
 
@@ -17,15 +17,16 @@ from pathlib import Path
 
 import pytest
 
-from basra.cards import NAMES, cards_of, mask_of, parse_card
-from basra.engine import Round, deal_round
-from basra.rules import Rules, find_variant
+from basra.game.cards import NAMES, cards_of, mask_of, parse_card
+from basra.game.engine import Round, deal_round
+from basra.game.rules import Rules, find_variant
 
 pytest_plugins = ("web_helpers", "store_helpers")
 """The browser tests' fixtures (chromium, the players of a test) and the store tests'
 databases."""
 
-HOT_MODULES = ("cards", "captures", "rules", "engine", "bots.rollout")
+HOT_MODULES = ("game.cards", "game.captures", "game.rules", "game.engine", "bots.rollout",
+               "bots.endgame")
 """The modules setup.py compiles with mypyc."""
 
 

@@ -1,7 +1,7 @@
 """A brute-force reference for RULES.md sections 3 and 6.1, written straight from the text.
 
 Slow on purpose and simple on purpose: it enumerates every subset of the floor and keeps the
-ones the rule book allows. It shares nothing with :mod:`basra.captures` except card numbering
+ones the rule book allows. It shares nothing with :mod:`basra.game.captures` except card numbering
 (0..51, canonical order, card sets as bit masks), so the engine cannot agree with it by
 sharing a bug. Variants are named, as in the rule book's table.
 """

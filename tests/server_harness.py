@@ -35,16 +35,16 @@ import uvicorn
 from fastapi import FastAPI
 from websockets.asyncio.client import ClientConnection, connect
 
-from basra.cards import NAMES, names_of, parse_card
-from basra.engine import Match, Round, new_match, start_round
-from basra.engine import play as engine_play
-from basra.records import MatchRecord, round_deck
-from basra.rules import find_variant
+from basra.game.cards import NAMES, names_of, parse_card
+from basra.game.engine import Match, Round, new_match, start_round
+from basra.game.engine import play as engine_play
+from basra.game.rules import find_variant
+from basra.match.records import MatchRecord, round_deck
 from basra.server.app import create_app
 from basra.server.config import Limits, RatedRules, Settings
-from basra.server.listen import listening_socket
+from basra.server.http.listen import listening_socket
 from basra.server.main import server_config
-from basra.server.messages import apply_played
+from basra.server.wire.server_messages import apply_played
 from postgres_helpers import POSTGRES, drop_schema
 
 T = TypeVar("T")

@@ -15,7 +15,7 @@ parsed with :mod:`ast`, and a code is any string constant that
 
 That is where the project raises its codes: ``Kind(message, "kind/detail")``, a class's
 ``code = "kind/detail"``, ``Error("kind/detail", ...)`` and module constants such as
-``basra.bot_messages.BAD_JSON``. Starlette's ``http/NNN`` are a rule
+``basra.engine_protocol.messages.BAD_JSON``. Starlette's ``http/NNN`` are a rule
 (:func:`basra.codes.starlette_status`), not entries.
 """
 
@@ -31,7 +31,7 @@ import pytest
 import basra
 from basra import codes
 from basra.codes import CODES, DEFAULT_STATUS, SURFACES, starlette_status
-from basra.server.errors import STATUS, status_of
+from basra.server.wire.errors import STATUS, status_of
 
 SOURCE = Path(basra.__file__).parent
 ROOT = SOURCE.parent.parent

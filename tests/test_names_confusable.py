@@ -26,8 +26,8 @@ from basra.confusables import (
     skeleton,
 )
 from basra.confusables_data import PROTOTYPES, VERSION
-from basra.server.accounts import UsernameError, clean_username
-from basra.server.auth import HiddenCharacter, NicknameError, clean_nickname
+from basra.server.identity.accounts import UsernameError, clean_username
+from basra.server.identity.guests import HiddenCharacter, NicknameError, clean_nickname
 from basra.store import Store
 from basra.store.base import UsernameLookalike, UsernameTaken
 from server_harness import (
@@ -36,8 +36,8 @@ from server_harness import (
     new_guest,
     serve,
 )
-from test_store import run, scalars
-from test_store_accounts import old_database
+from store.test_accounts import old_database
+from store.test_store import run, scalars
 
 HIDDEN = {
     "\u034f": "COMBINING GRAPHEME JOINER",

@@ -1,4 +1,4 @@
-"""Helpers for the browser tests (tests/test_web.py): a real ``basra serve`` in a subprocess,
+"""Helpers for the browser tests (tests/web/test_play.py): a real ``basra serve`` in a subprocess,
 Debian's chromium through Playwright, and a player wrapper that reads the table's
 websocket frames so a test knows the state the page was given (each ``state`` message, and
 each ``played`` message applied to the state before it, as the page applies it) and the
@@ -27,7 +27,7 @@ from playwright.sync_api import (
     sync_playwright,
 )
 
-from basra.server.messages import apply_played
+from basra.server.wire.server_messages import apply_played
 from server_harness import free_port
 
 CHROMIUM = Path("/usr/bin/chromium")
@@ -183,7 +183,7 @@ class Player:
         self.base = base
         # The helpers below wait on JavaScript predicates, which Playwright compiles in the
         # page (an eval the site's Content-Security-Policy refuses): the behaviour tests
-        # let it through; tests/test_web_headers.py keeps the policy and waits on
+        # let it through; tests/web/test_csp.py keeps the policy and waits on
         # selectors only.
         self.context: BrowserContext = browser.new_context(
             viewport=viewport or DESKTOP, locale=locale,  # type: ignore[arg-type]

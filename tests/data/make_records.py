@@ -1,7 +1,7 @@
 """Regenerate the example records in this folder: ``python tests/data/make_records.py``.
 
 Each record is a match between random players (a seeded ``random.Random`` picks among the
-legal plays), built with :class:`basra.records.RecordBuilder`; next to it goes the output
+legal plays), built with :class:`basra.match.records.RecordBuilder`; next to it goes the output
 of ``basra replay --json`` for it (``*.replay.json``), which the tests compare against.
 Each round's client seed is one part per seat (FAIRNESS.md, "Seat parts"): a person's part
 is their name and ``-seed``, a bot's part (``bot:LEVEL``) the one derived from the round's
@@ -15,11 +15,11 @@ import json
 import random
 from pathlib import Path
 
-from basra.engine import legal_match_plays, new_match, play, start_round
-from basra.records import Fairness, MatchRecord, RecordBuilder, dumps
-from basra.replay import replay, replay_json
-from basra.rules import find_variant
-from basra.shuffle import seat_part
+from basra.game.engine import legal_match_plays, new_match, play, start_round
+from basra.game.rules import find_variant
+from basra.game.shuffle import seat_part
+from basra.match.records import Fairness, MatchRecord, RecordBuilder, dumps
+from basra.match.replay import replay, replay_json
 
 HERE = Path(__file__).parent
 

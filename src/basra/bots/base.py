@@ -1,6 +1,6 @@
 """What a bot is: something that, given its seat's view, chooses one of the legal plays.
 
-Bots get a :class:`~basra.views.SeatView`, never the state: they see exactly what a person
+Bots get a :class:`~basra.game.views.SeatView`, never the state: they see exactly what a person
 in the seat would see. Every bot is deterministic given its seed (the hard bot given its
 iteration budget; a time cap, when set, can cut a search short).
 """
@@ -10,8 +10,8 @@ from __future__ import annotations
 import random
 from abc import ABC, abstractmethod
 
-from basra.engine import Play
-from basra.views import SeatView
+from basra.game.engine import Play
+from basra.game.views import SeatView
 
 
 class Bot(ABC):

@@ -11,10 +11,10 @@ from __future__ import annotations
 
 import random
 
-from basra.cards import cards_of, mask_of
-from basra.engine import Round, compose_round
-from basra.rules import find_variant
-from basra.views import SeatView
+from basra.game.cards import cards_of, mask_of
+from basra.game.engine import Round, compose_round
+from basra.game.rules import find_variant
+from basra.game.views import SeatView
 
 
 def sample_round(view: SeatView, rng: random.Random) -> Round:

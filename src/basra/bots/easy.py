@@ -7,10 +7,10 @@ from __future__ import annotations
 
 from basra.bots.base import Bot
 from basra.bots.evaluate import basra_of
-from basra.cards import mask_of
-from basra.engine import Play
-from basra.rules import find_variant
-from basra.views import SeatView
+from basra.game.cards import mask_of
+from basra.game.engine import Play
+from basra.game.rules import find_variant
+from basra.game.views import SeatView
 
 
 class EasyBot(Bot):

@@ -1,10 +1,10 @@
 """The exact endgame: alpha-beta with a transposition table over a round whose every card is
 known (a card counter's last deal, or one guessed world of a search).
 
-The search plays the real round: every legal play (:func:`basra.engine.collect_plays`), the
-real transition (:func:`basra.engine.advance`: dealing from the stock, the leftover floor to
+The search plays the real round: every legal play (:func:`basra.game.engine.collect_plays`), the
+real transition (:func:`basra.game.engine.advance`: dealing from the stock, the leftover floor to
 the last capturer) and the real scoring at the end (card points, basra points, the majority
-with the carry, as :func:`basra.engine.score_round` counts them). What a finished round is
+with the carry, as :func:`basra.game.engine.score_round` counts them). What a finished round is
 worth is the caller's *utility* of its per-side points and the carry going out: the round
 margin (:func:`margin_utility`) or the match-aware value of :mod:`basra.bots.match_value`.
 
@@ -17,7 +17,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from basra.engine import Play, Round, advance, collect_plays
+from basra.game.engine import Play, Round, advance, collect_plays
 
 Utility = Callable[[list[int], int], float]
 """What a finished round is worth to the searching side, given every side's round points

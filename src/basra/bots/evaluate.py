@@ -5,11 +5,11 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from basra.captures import takes
-from basra.cards import Card, CardSet
-from basra.engine import Play, basra_points
-from basra.rules import Rules
-from basra.views import SeatView
+from basra.game.captures import takes
+from basra.game.cards import Card, CardSet
+from basra.game.engine import Play, basra_points
+from basra.game.rules import Rules
+from basra.game.views import SeatView
 
 
 def card_count_value(rules: Rules, sides: int) -> float:

@@ -46,10 +46,10 @@ from basra.bots.endgame import OutOfNodes, Solver, Utility, margin_utility
 from basra.bots.evaluate import card_count_value
 from basra.bots.match_value import MatchState
 from basra.bots.rollout import lookahead_playout, resample
-from basra.cards import cards_of
-from basra.engine import Play, Round, play_unchecked
-from basra.rules import find_variant
-from basra.views import SeatView
+from basra.game.cards import cards_of
+from basra.game.engine import Play, Round, play_unchecked
+from basra.game.rules import find_variant
+from basra.game.views import SeatView
 
 DEFAULT_ITERATIONS = 3000
 DEFAULT_TIME_CAP = 0.85

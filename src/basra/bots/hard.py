@@ -25,10 +25,10 @@ from basra.bots.determinize import sample_round
 from basra.bots.endgame import Solver, margin_utility
 from basra.bots.evaluate import card_count_value
 from basra.bots.rollout import greedy_playout, resample
-from basra.cards import cards_of
-from basra.engine import Play, Round, play_unchecked, score_round
-from basra.rules import find_variant
-from basra.views import SeatView
+from basra.game.cards import cards_of
+from basra.game.engine import Play, Round, play_unchecked, score_round
+from basra.game.rules import find_variant
+from basra.game.views import SeatView
 
 DEFAULT_ITERATIONS = 1500
 DEFAULT_TIME_CAP = 0.9

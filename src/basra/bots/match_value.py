@@ -17,7 +17,7 @@ turn, and the chances averaged: an approximation (who else takes the majority is
 ignored). The value of a finished round is that chance, plus :data:`MARGIN_WEIGHT` of the
 round margin so that plays the match does not tell apart are told apart by the points.
 
->>> from basra.rules import find_variant
+>>> from basra.game.rules import find_variant
 >>> odds = race_odds(find_variant("egyptian"), 2, False)
 >>> round(odds.chance(0, 0, 0), 2)
 0.5
@@ -38,8 +38,8 @@ from pathlib import Path
 
 from basra.bots.endgame import Utility
 from basra.bots.rollout import greedy_playout
-from basra.engine import deal_round, side_count
-from basra.rules import VARIANTS, Rules, find_variant
+from basra.game.engine import deal_round, side_count
+from basra.game.rules import VARIANTS, Rules, find_variant
 
 STEP = 5
 """Points per step of the race table."""

@@ -8,10 +8,10 @@ from __future__ import annotations
 
 from basra.bots.base import Bot
 from basra.bots.evaluate import Valuation, basra_of, is_last_play
-from basra.cards import mask_of
-from basra.engine import Play
-from basra.rules import find_variant
-from basra.views import SeatView
+from basra.game.cards import mask_of
+from basra.game.engine import Play
+from basra.game.rules import find_variant
+from basra.game.views import SeatView
 
 POWER_RESERVE = 5.0
 """What holding a sweeper for later is worth, in points, while deals remain."""

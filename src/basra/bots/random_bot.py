@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 from basra.bots.base import Bot
-from basra.engine import Play
-from basra.views import SeatView
+from basra.game.engine import Play
+from basra.game.views import SeatView
 
 
 class RandomBot(Bot):

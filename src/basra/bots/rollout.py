@@ -10,8 +10,8 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from basra.engine import Play, PlayLog, Round, advance, basra_points, collect_plays
-from basra.rules import Rules
+from basra.game.engine import Play, PlayLog, Round, advance, basra_points, collect_plays
+from basra.game.rules import Rules
 
 _FULL = (1 << 52) - 1
 _new = tuple.__new__

@@ -1,6 +1,6 @@
 """The ASGI app, assembled: the lifespan that opens the store and the lobby, the
 middleware (security headers, body limit, trusted proxies), the one error handler and the
-routers (:mod:`basra.server.routes`: guests, tables, quick match, history, variants,
+routers (:mod:`basra.server.http.routes`: guests, tables, quick match, history, variants,
 health, the websocket; docs/PROTOCOL.md), and the browser client's files."""
 
 from __future__ import annotations
@@ -20,18 +20,18 @@ from uvicorn.middleware.proxy_headers import ProxyHeadersMiddleware
 
 from basra import __version__
 from basra.server import metrics
-from basra.server.cluster import Cluster
+from basra.server.cluster.fence import FencedStore
+from basra.server.cluster.node import Cluster
 from basra.server.config import Settings
-from basra.server.deps import Guards, Services, services
-from basra.server.errors import Refusal, error_response, headers_of
-from basra.server.fence import FencedStore
 from basra.server.gc_pacing import GcPacer
-from basra.server.headers import SecurityHeaders
+from basra.server.http.deps import Guards, Services, services
+from basra.server.http.headers import SecurityHeaders
+from basra.server.http.routes import ROUTERS
+from basra.server.http.routes.pages import WEB_DIR, mount_web, wants_html
+from basra.server.http.routes.replays import MAX_RECORD_BYTES
 from basra.server.limits import BodyLimit
-from basra.server.lobby import Lobby
-from basra.server.routes import ROUTERS
-from basra.server.routes.pages import WEB_DIR, mount_web, wants_html
-from basra.server.routes.replays import MAX_RECORD_BYTES
+from basra.server.lobby.tables import Lobby
+from basra.server.wire.errors import Refusal, error_response, headers_of
 from basra.store import open_store
 
 log = logging.getLogger("basra.app")
@@ -107,7 +107,7 @@ async def internal_error(request: Request, exc: Exception) -> JSONResponse:
 
 
 class Site(FastAPI):
-    """The app, with the security headers (:mod:`basra.server.headers`) outside even
+    """The app, with the security headers (:mod:`basra.server.http.headers`) outside even
     the server error's handler (Starlette's outermost middleware), so that every answer
     carries them, a 500 too."""
 

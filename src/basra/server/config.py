@@ -175,13 +175,13 @@ class Settings:
     request_head_seconds: float = 10.0
     """An HTTP request's head must arrive within this long of the connection opening (or
     of its first byte on a kept-alive connection), else the connection is closed
-    (:mod:`basra.server.http_guard`)."""
+    (:mod:`basra.server.http.guard`)."""
     request_body_seconds: float = 30.0
     """An HTTP request's body must arrive within this long of its head."""
     fresh_proof_seconds: float = 300.0
     """How long a proof of who holds a session (the password or a passkey, at sign-in or
     later) lets it add a passkey or a password, remove a passkey, export and delete
-    (:func:`basra.server.accounts.require_proof`)."""
+    (:func:`basra.server.identity.accounts.require_proof`)."""
     sweep_seconds: float = 1.0
     """How often the lobby drops lapsed tickets and evicts finished tables."""
     limits: Limits = field(default_factory=Limits)
@@ -195,12 +195,12 @@ class Settings:
     """How long a profile's or leaderboard's answer is served again as it is."""
     saying_gap_seconds: float = 2.0
     """The least time between two quick phrases or reactions of one seat
-    (:mod:`basra.server.sayings`)."""
+    (:mod:`basra.server.wire.sayings`)."""
     analysis_iterations: int = 300
     """The expert's budget for each play when it analyses a finished match
-    (:mod:`basra.server.analyses`): ``basra analyse --iterations`` gives the same."""
+    (:mod:`basra.server.reads.analyses`): ``basra analyse --iterations`` gives the same."""
     pairing_seconds: float = 2.0
-    """How often quick match pairs each variant's pool (:mod:`basra.server.pairing`)."""
+    """How often quick match pairs each variant's pool (:mod:`basra.server.quick.pairing`)."""
     public_origin: str | None = None
     """The site's origin as people reach it (``https://play.example.org``, as
     :func:`basra.server.origin.parse_origin` writes it): its pages' ``og:`` links, the

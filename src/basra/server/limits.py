@@ -17,7 +17,7 @@ from collections import OrderedDict
 from collections.abc import Awaitable, Callable, MutableMapping
 from typing import Any
 
-from basra.server.errors import RateLimited, error_json, status_of
+from basra.server.wire.errors import RateLimited, error_json, status_of
 
 Scope = MutableMapping[str, Any]
 Message = MutableMapping[str, Any]
@@ -103,7 +103,7 @@ class AddressBuckets:
 
 class AddressLimit:
     """One kind of action limited per client address (guests, tables): raises
-    :class:`~basra.server.errors.RateLimited` past its bucket."""
+    :class:`~basra.server.wire.errors.RateLimited` past its bucket."""
 
     def __init__(self, what: str, per_minute: float, burst: int) -> None:
         self.what = what

@@ -18,21 +18,21 @@ from pathlib import Path
 import uvicorn
 from fastapi import FastAPI
 
-from basra.captures import set_memo_limit
 from basra.cliargs import OneLineParser, seconds, whole_number
+from basra.game.captures import set_memo_limit
 from basra.logs import setup_logging
 from basra.procs import watch_parent
 from basra.server.app import create_app
 from basra.server.config import Limits, RatedRules, Settings
 from basra.server.gc_pacing import snapshots_on_signal
-from basra.server.http_guard import guarded_http, open_files_limit
-from basra.server.listen import listening_socket
+from basra.server.http.guard import guarded_http, open_files_limit
+from basra.server.http.listen import listening_socket
 from basra.server.origin import EXAMPLE, bind_origin, is_loopback, parse_origin
 
 log = logging.getLogger("basra.serve")
 
 SERVER_MEMO_LIMIT = 4096
-"""The capture memos' size in a server process (:func:`basra.captures.set_memo_limit`):
+"""The capture memos' size in a server process (:func:`basra.game.captures.set_memo_limit`):
 it lists the legal plays of its tables' positions only (the bots think elsewhere, with
 theirs)."""
 
@@ -248,7 +248,7 @@ def server_config(app: FastAPI, log_level: str,
                   settings: Settings | None = None) -> uvicorn.Config:
     """How uvicorn runs the app: frames up to 16 KiB, no proxy headers of its own (the
     app reads ``X-Forwarded-For`` from ``--trusted-proxy`` only), and HTTP connections
-    with deadlines and a cap per address (:mod:`basra.server.http_guard`)."""
+    with deadlines and a cap per address (:mod:`basra.server.http.guard`)."""
     return uvicorn.Config(app, log_config=None, log_level=log_level, ws_max_size=16 * 1024,
                           proxy_headers=False, lifespan="on",
                           http=guarded_http(settings or Settings()))

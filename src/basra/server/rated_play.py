@@ -24,7 +24,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from datetime import datetime, timedelta
 
-from basra.engine import Match
+from basra.game.engine import Match
 from basra.server.config import RatedRules
 from basra.store.base import Store
 

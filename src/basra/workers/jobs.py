@@ -10,7 +10,7 @@ Keys (``prefix`` is the site's, ``Settings.redis_prefix``, ``basra:`` unless tol
     A stream, read by the consumer group ``workers``. Each entry has one field, ``job``: a
     JSON object ``{"id": 32 hex digits, "level": "hard", "seed": "<bot seed>|<round>|<play
     number>", "iterations": N, "deadline": <time.time() seconds>, "view": SeatView.to_json()}``
-    (the view is read back with :func:`basra.views.view_from_json`: plain data, never a
+    (the view is read back with :func:`basra.game.views.view_from_json`: plain data, never a
     pickle, comes from the network). A job of level ``analysis`` asks the expert's values of
     every legal play instead (:func:`encode_values`).
 ``{prefix}bots:reply:{id}``
@@ -46,12 +46,12 @@ import math
 import re
 from dataclasses import dataclass
 
-from basra.analysis import Values
 from basra.bots import LEVELS
 from basra.bots.base import SearchBot
-from basra.cards import parse_card, parse_card_set
-from basra.engine import Play
-from basra.views import SeatView, view_from_json
+from basra.game.cards import parse_card, parse_card_set
+from basra.game.engine import Play
+from basra.game.views import SeatView, view_from_json
+from basra.match.analysis import Values
 from basra.workers.service import LEAST_BUDGET
 
 PREFIX = "basra:"

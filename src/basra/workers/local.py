@@ -17,11 +17,11 @@ from concurrent.futures import ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from multiprocessing import get_context
 
-from basra.analysis import Values, play_values
 from basra.bots.base import Bot, SearchBot
-from basra.engine import Play
+from basra.game.engine import Play
+from basra.game.views import SeatView
+from basra.match.analysis import Values, play_values
 from basra.procs import watch_parent
-from basra.views import SeatView
 from basra.workers.service import decide, search
 
 log = logging.getLogger("basra.bots")

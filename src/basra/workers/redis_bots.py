@@ -28,12 +28,12 @@ from typing import Any
 from redis.asyncio import Redis
 from redis.exceptions import RedisError
 
-from basra.analysis import Values
 from basra.bots import make_bot
 from basra.bots.base import Bot, SearchBot
-from basra.engine import Play
+from basra.game.engine import Play
+from basra.game.views import SeatView
 from basra.logs import level_name
-from basra.views import SeatView
+from basra.match.analysis import Values
 from basra.workers.jobs import (
     ANALYSIS,
     ANALYSIS_SECONDS,

@@ -20,12 +20,12 @@ from __future__ import annotations
 from collections.abc import Awaitable, Callable
 from typing import Protocol
 
-from basra.analysis import Values
 from basra.bots import make_bot
 from basra.bots.base import Bot, SearchBot
 from basra.bots.hard import DEFAULT_TIME_CAP
-from basra.engine import Play
-from basra.views import SeatView
+from basra.game.engine import Play
+from basra.game.views import SeatView
+from basra.match.analysis import Values
 
 LEAST_BUDGET = 0.001
 """Seconds a late decision still searches: one rollout per legal play, then it answers."""

@@ -35,9 +35,9 @@ from urllib.parse import urlsplit, urlunsplit
 import redis
 from redis.exceptions import RedisError, ResponseError
 
-from basra.analysis import play_values
 from basra.cliargs import OneLineParser, parse_or_status, whole_number
 from basra.logs import setup_logging
+from basra.match.analysis import play_values
 from basra.procs import watch_parent
 from basra.workers.jobs import (
     ANALYSIS,

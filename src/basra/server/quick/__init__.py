@@ -5,6 +5,6 @@
   (:func:`~basra.server.quick.pools.rated_pair`) and the pairing pass
   (:func:`~basra.server.quick.pools.pair_waiting`), each written once;
 - :mod:`~basra.server.quick.memory`: the pools of one process, the port's in-memory
-  implementation (cluster mode's is :class:`basra.server.quick_queue.RedisQueue`).
+  implementation (cluster mode's is :class:`basra.server.cluster.pools.RedisQueue`).
 
-Who may meet whom is :mod:`basra.server.pairing` (pure)."""
+Who may meet whom is :mod:`basra.server.quick.pairing` (pure)."""

@@ -12,7 +12,7 @@ import contextlib
 import time
 
 from basra.ratings import Rating
-from basra.server.auth import new_id
+from basra.server.ids import new_id
 from basra.server.quick.pools import Gone, MakeTable, Ticket, Waiting, pair_waiting
 from basra.store.base import PlayerRow
 

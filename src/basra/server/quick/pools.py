@@ -1,9 +1,9 @@
 """Where quick-match tickets wait, and the one pairing pass over them.
 
 A :class:`PoolStore` keeps each variant's pool: :class:`~basra.server.quick.memory.MemoryPools`
-in one process, :class:`~basra.server.quick_queue.RedisQueue` shared by a cluster's nodes.
+in one process, :class:`~basra.server.cluster.pools.RedisQueue` shared by a cluster's nodes.
 Both pair a pool the same way, through :func:`pair_waiting`: the pool as
-:class:`Waiting` players, :func:`basra.server.pairing.pair` (as many pairs as can be, the
+:class:`Waiting` players, :func:`basra.server.quick.pairing.pair` (as many pairs as can be, the
 smallest sum of rating gaps), the longer waiting seated first, the table made by the lobby
 (:data:`MakeTable`), rated by :func:`rated_pair`. The lobby never asks which one it holds.
 """
@@ -18,7 +18,7 @@ from dataclasses import dataclass, field
 from typing import Protocol
 
 from basra.ratings import Rating
-from basra.server.pairing import Seeker, pair
+from basra.server.quick.pairing import Seeker, pair
 from basra.store.base import PlayerRow
 
 log = logging.getLogger("basra.quick")
@@ -89,7 +89,7 @@ class Waiting:
 async def pair_waiting(variant: str, waiting: list[Waiting], make_table: MakeTable,
                        matched: Callable[[Waiting, Waiting, str, bool], Awaitable[None]],
                        held: Callable[[], Awaitable[bool]] | None = None) -> int:
-    """Pair one variant's pool once: for each pair :func:`~basra.server.pairing.pair`
+    """Pair one variant's pool once: for each pair :func:`~basra.server.quick.pairing.pair`
     makes, the table (``make_table``; one that cannot be made leaves both waiting, paired
     later) and then ``matched`` (the pool marks both tickets and whom they met). ``held``:
     whether the pass may go on (a cluster's pass stops once its lock is lost). How many

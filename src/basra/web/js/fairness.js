@@ -1,6 +1,6 @@
 // basra-shuffle-v1 (FAIRNESS.md) with Web Crypto, the deal of RULES.md section 2, and the
 // check a browser makes after a round. No DOM and no text: the page turns check ids into
-// words. Exactly the same bytes as basra.shuffle and any other verifier must give.
+// words. Exactly the same bytes as basra.game.shuffle and any other verifier must give.
 
 import { isForbidden, limits, variantOf } from "./variants.js";
 

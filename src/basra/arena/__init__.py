@@ -1,0 +1,1 @@
+"""``basra arena``: two players over many duplicate deals, the games and the figures."""

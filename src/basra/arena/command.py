@@ -1,0 +1,159 @@
+"""``basra arena``: two players, many duplicate deals, figures with 95% intervals.
+
+This module is the command: its arguments, the configuration they make, and the exit
+status. The games are :mod:`basra.arena.games` (players, duplicate deals, every round
+seeded from ``--seed`` and played through the match driver, worker processes); the figures
+and the table are :mod:`basra.arena.stats` (paired t intervals, Wilson intervals for match
+wins, think times).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import secrets
+import sys
+from collections.abc import Sequence
+
+from basra.arena.games import (
+    DEFAULT_ROUNDS,
+    ArenaConfig,
+    GameResult,
+    Mode,
+    PlayerSpec,
+    parse_player,
+    play_deals,
+    play_game,
+    read_openings,
+    run_games,
+)
+from basra.arena.stats import ArenaReport, mean_interval, print_table, report, wilson
+from basra.cliargs import OneLineParser, parse_or_status, seconds, whole_number
+from basra.engine_protocol.outside_bots import PLAY_TIMEOUT
+from basra.errors import BasraError
+from basra.game.rules import find_variant
+from basra.game.seating import Seating
+
+
+def run(cfg: ArenaConfig, jobs: int = 1) -> ArenaReport:
+    """Play the arena and report it."""
+    return report(cfg, run_games(cfg, jobs))
+
+
+def _player(text: str) -> PlayerSpec:
+    try:
+        return parse_player(text)
+    except ValueError as exc:
+        raise argparse.ArgumentTypeError(str(exc)) from None
+
+
+def build_parser() -> OneLineParser:
+    """The ``basra arena`` argument parser."""
+    parser = OneLineParser(
+        prog="basra arena",
+        description="Play two players against each other on duplicate deals and report "
+                    "points, basras, match wins and think time with 95% intervals.",
+        epilog="PLAYER: random, easy, medium, hard, expert; hard/ITERATIONS, hard@SECONDS "
+               "or hard/ITERATIONS@SECONDS (expert likewise) for a budget (no time cap "
+               "unless @ is given); "
+               "cmd:COMMAND for an external program speaking basra-engine/1.")
+    parser.add_argument("--a", required=True, type=_player, metavar="PLAYER",
+                        help="player A")
+    parser.add_argument("--b", required=True, type=_player, metavar="PLAYER",
+                        help="player B")
+    parser.add_argument("--variant", default="egyptian",
+                        help="egyptian (default), arabic101, lebanese or serbian")
+    parser.add_argument("--players", type=whole_number(1), metavar="N",
+                        help="number of players (default: 2, or 4 with --teams)")
+    parser.add_argument("--teams", action="store_true",
+                        help="four players in two teams (implied where 4 only play in teams)")
+    count = parser.add_mutually_exclusive_group()
+    count.add_argument("--rounds", type=whole_number(1), metavar="N",
+                       help=f"play N duplicate deals of one round each (default "
+                            f"{DEFAULT_ROUNDS})")
+    count.add_argument("--matches", type=whole_number(1), metavar="N",
+                       help="play N duplicate deals of a whole match each")
+    parser.add_argument("--openings", metavar="FILE",
+                        help="play the deals of FILE (a line a deal: its decks, each the 52 "
+                             "card names top first, decks separated by |); the deals' count "
+                             "is the file's unless --rounds or --matches asks for fewer")
+    parser.add_argument("--seed", type=whole_number(0, "seed"), metavar="S",
+                        help="seed of the decks and bots (default: random, reported)")
+    parser.add_argument("--jobs", type=whole_number(1), default=1, metavar="J",
+                        help="worker processes (results do not depend on it)")
+    parser.add_argument("--timeout", type=seconds("timeout"), default=PLAY_TIMEOUT, metavar="S",
+                        help=f"seconds an external program may take a play (default "
+                             f"{PLAY_TIMEOUT:g})")
+    parser.add_argument("--json", action="store_true", help="print one JSON object")
+    return parser
+
+
+def config_from_args(args: argparse.Namespace) -> ArenaConfig:
+    """The arena's configuration; raises :class:`~basra.errors.BasraError` for a bad
+    combination (a usage error: exit status 2)."""
+    rules = find_variant(args.variant)
+    players = args.players or (4 if args.teams else min(rules.player_counts))
+    seating = Seating.choose(rules, players, bool(args.teams))
+    mode: Mode = "matches" if args.matches else "rounds"
+    openings = read_openings(args.openings) if args.openings else ()
+    deals = args.matches or args.rounds or (len(openings) if openings else DEFAULT_ROUNDS)
+    if openings and deals > len(openings):
+        raise BasraError(f"--openings: {args.openings} holds {len(openings)} deals, not "
+                         f"{deals}")
+    seed = args.seed if args.seed is not None else secrets.randbelow(2**32)
+    return ArenaConfig(a=args.a, b=args.b, variant=rules.name, players=players,
+                       teams=seating.teams,
+                       mode=mode, deals=deals, seed=seed, timeout=args.timeout,
+                       openings=openings[:deals])
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Run ``basra arena``. Exit status: 0, 1 when a player fails (one line on standard
+    error), 2 for bad arguments."""
+    parser = build_parser()
+    args = parse_or_status(parser, argv)
+    if isinstance(args, int):  # bad arguments, or --help
+        return args
+    try:
+        cfg = config_from_args(args)
+    except BasraError as exc:
+        return parser.complain(str(exc))
+    try:
+        rep = run(cfg, args.jobs)
+    except BasraError as exc:
+        print(" ".join(str(exc).split()), file=sys.stderr)
+        return 1
+    except KeyboardInterrupt:
+        print("basra arena: interrupted", file=sys.stderr)
+        return 130
+    except Exception as exc:  # never a traceback
+        print(f"basra arena: internal error: {type(exc).__name__}: "
+              f"{' '.join(str(exc).split())}", file=sys.stderr)
+        return 1
+    if args.json:
+        print(json.dumps(rep))
+    else:
+        print_table(cfg, rep)
+    return 0
+
+
+__all__ = [
+    "ArenaConfig",
+    "ArenaReport",
+    "GameResult",
+    "PlayerSpec",
+    "build_parser",
+    "main",
+    "mean_interval",
+    "parse_player",
+    "play_deals",
+    "play_game",
+    "report",
+    "run",
+    "run_games",
+    "wilson",
+]
+
+
+if __name__ == "__main__":
+    sys.exit(main())

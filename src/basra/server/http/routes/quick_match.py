@@ -1,0 +1,58 @@
+"""Quick match: a ticket, its long poll, the bot offered after a while, leaving the queue."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from fastapi import APIRouter, Request
+from pydantic import BaseModel, Field
+
+from basra.server.http.deps import LobbyDep, Player, limit
+
+router = APIRouter()
+
+
+class QuickIn(BaseModel):
+    variant: str = Field(default="egyptian", max_length=40)
+
+
+class BotOfferIn(BaseModel):
+    level: str = Field(default="medium", max_length=20)
+
+
+def ticket_out(ticket_id: str, table_id: str | None, offered: bool,
+               rated: bool = False) -> dict[str, Any]:
+    return {"ticket": ticket_id, "status": "matched" if table_id else "waiting",
+            "table": table_id, "bot_offer": offered, "rated": rated}
+
+
+@router.post("/api/quick-match")
+async def quick(body: QuickIn, player: Player, request: Request,
+                lobby: LobbyDep) -> dict[str, Any]:
+    limit(request, "tables", "quick-match requests")
+    ticket = await lobby.quick_match(player, body.variant)
+    return ticket_out(ticket.id, ticket.table_id, lobby.bot_offered(ticket), ticket.rated)
+
+
+@router.get("/api/quick-match/{ticket_id}")
+async def quick_wait(ticket_id: str, player: Player, request: Request, lobby: LobbyDep,
+                     wait: float = 0) -> dict[str, Any]:
+    ticket = await lobby.ticket(ticket_id, player)
+    if ticket.table_id is None:
+        await lobby.wait(ticket, wait, request.is_disconnected)
+    return ticket_out(ticket.id, ticket.table_id, lobby.bot_offered(ticket), ticket.rated)
+
+
+@router.post("/api/quick-match/{ticket_id}/bot")
+async def quick_bot(ticket_id: str, body: BotOfferIn, player: Player, request: Request,
+                    lobby: LobbyDep) -> dict[str, Any]:
+    limit(request, "tables")
+    ticket = await lobby.ticket(ticket_id, player)
+    table = await lobby.take_bot(ticket, body.level)
+    return ticket_out(ticket.id, table.row.id, False)
+
+
+@router.delete("/api/quick-match/{ticket_id}")
+async def quick_leave(ticket_id: str, player: Player, lobby: LobbyDep) -> dict[str, Any]:
+    await lobby.leave(await lobby.ticket(ticket_id, player))
+    return {"left": True}

@@ -1,0 +1,115 @@
+"""Replays: a finished match step by step with every hand face up (``GET
+/api/replays/ID``), and a record file the reader opens (``POST /api/replays``), checked as
+``basra replay`` checks it (:mod:`basra.match.steps`); and the expert's analysis of a
+finished match, asked for once and stored (:mod:`basra.server.reads.analyses`)."""
+
+from __future__ import annotations
+
+import asyncio
+from typing import Any
+
+from fastapi import APIRouter, Request
+from fastapi.responses import Response
+
+from basra.errors import BasraError
+from basra.match.records import parse_record
+from basra.match.steps import replay_steps
+from basra.server.http.deps import LobbyDep, MaybePlayer, StoreDep, get_guards, limit, limit_rebuild
+from basra.server.limits import address_key, client_address
+from basra.server.table.actor import Table
+from basra.server.wire.errors import ApiError
+from basra.server.wire.server_messages import dumps
+
+router = APIRouter()
+
+MAX_RECORD_BYTES = 512 * 1024
+"""The largest record file ``POST /api/replays`` reads (a long Serbian match is ~350 KB)."""
+
+
+def finished_record(table: Table) -> Any:
+    """A finished match's record (``replay/not_finished`` while it is in play)."""
+    if table.status == "abandoned":
+        raise ApiError("that match was given up before its end: there is no replay of it",
+                       "replay/not_found")
+    if table.status != "finished":
+        raise ApiError("that match is still being played: its replay opens when it ends "
+                       "(watch it live meanwhile)", "replay/not_finished")
+    return table.export_record()
+
+
+def json_response(body: bytes | dict[str, Any], status: int = 200) -> Response:
+    if isinstance(body, dict):
+        body = dumps(body)
+    return Response(body, status_code=status, media_type="application/json")
+
+
+@router.get("/api/replays/{table_id}")
+async def table_replay(table_id: str, request: Request, lobby: LobbyDep) -> Response:
+    """A finished match step by step (limited per address as profiles are)."""
+    get_guards(request).views.check(request.scope)
+    replays = lobby.replays
+    body = replays.cached(table_id)
+    if body is not None:
+        return json_response(body)
+
+    async def build() -> bytes:
+        limit_rebuild(request, table_id)
+        table = await lobby.any_table(table_id)
+        record = finished_record(table)
+        return dumps(await asyncio.to_thread(replay_steps, record, table.row.id))
+
+    return json_response(await replays.build(table_id, build))
+
+
+@router.post("/api/replays")
+async def file_replay(request: Request, lobby: LobbyDep) -> Response:
+    """A record file's replay: the file as sent (basra-record/1), checked as ``basra
+    replay`` checks it; an illegal or malformed record is ``replay/bad_record`` with the
+    one-line error naming its round and play."""
+    limit(request, "tables")
+    raw = await request.body()
+
+    async def build() -> bytes:
+        try:
+            steps = await asyncio.to_thread(lambda: replay_steps(parse_record(raw)))
+        except BasraError as exc:
+            raise ApiError(exc.message, "replay/bad_record") from None
+        except (ValueError, RecursionError):  # not JSON at all (orjson/json's own errors)
+            raise ApiError("record: not a basra-record/1 document (JSON)",
+                           "replay/bad_record") from None
+        return dumps(steps)
+
+    return json_response(await lobby.replays.build(None, build))
+
+
+@router.post("/api/replays/{table_id}/analysis", status_code=202)
+async def ask_analysis(table_id: str, request: Request, lobby: LobbyDep,
+                       me: MaybePlayer) -> Response:
+    """Ask the expert to analyse a finished match (once: later asks are answered with how
+    it stands)."""
+    get_guards(request).views.check(request.scope)
+    known = await lobby.analyses.status(table_id)
+    if isinstance(known, bytes) or known["status"] in ("queued", "running"):
+        return json_response(known, 202)
+    limit(request, "tables")
+    limit_rebuild(request, table_id)
+    table = await lobby.any_table(table_id)
+    record = finished_record(table)
+    asker = me.id if me is not None else "@" + address_key(client_address(request.scope))
+    return json_response(await lobby.analyses.request(table.row.id, record, asker), 202)
+
+
+@router.get("/api/replays/{table_id}/analysis")
+async def analysis(table_id: str, request: Request, lobby: LobbyDep,
+                   store: StoreDep) -> Response:
+    """How the analysis of a match stands: ``none``, ``queued``, ``running``, ``done``
+    (with the analysis) or ``failed`` (limited per address as profiles are)."""
+    get_guards(request).views.check(request.scope)
+    known = await lobby.analyses.status(table_id)
+    if isinstance(known, dict) and known["status"] == "none" and (
+            len(table_id) > 64 or await store.table(table_id) is None):
+        raise ApiError("no such table", "table/not_found")
+    return json_response(known)
+
+
+__all__ = ["MAX_RECORD_BYTES", "router"]

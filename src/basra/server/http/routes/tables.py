@@ -1,0 +1,88 @@
+"""Tables over HTTP: play a bot, open a private table, join one by invite code, fill a seat
+with a bot, and a table's public info and match record (live or from the store)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from fastapi import APIRouter, Request
+from pydantic import BaseModel, Field
+
+from basra.server.http.deps import LobbyDep, MaybePlayer, Player, get_guards, limit, limit_rebuild
+from basra.server.lobby.tables import TableOptions
+from basra.server.table.actor import Table
+
+router = APIRouter()
+
+
+class TableIn(BaseModel):
+    variant: str = Field(default="egyptian", max_length=40)
+    players: int = Field(default=2, ge=2, le=4)
+    teams: bool = False
+    bot_level: str = Field(default="medium", max_length=20)
+    clock_seconds: float | None = None
+    rated: bool = False
+    """A private table that moves ratings (two players, both accounts)."""
+
+    def options(self) -> TableOptions:
+        return TableOptions(self.variant, self.players, self.teams, self.bot_level,
+                            self.clock_seconds, self.rated)
+
+
+class JoinIn(BaseModel):
+    invite_code: str = Field(max_length=40)
+
+
+class BotIn(BaseModel):
+    seat: int | None = Field(default=None, ge=0, le=3)
+    level: str = Field(default="medium", max_length=20)
+
+
+def table_out(table: Table, seat: int | None) -> dict[str, Any]:
+    """A table as HTTP answers give it; the invite link only to a seated player."""
+    out: dict[str, Any] = {"table": table.table_json(seat), "seat": seat}
+    if table.row.invite_code and seat is not None:
+        out["invite_link"] = f"/join/{table.row.invite_code}"
+    return out
+
+
+@router.post("/api/tables/bot", status_code=201)
+async def play_bot(body: TableIn, player: Player, request: Request,
+                   lobby: LobbyDep) -> dict[str, Any]:
+    limit(request, "tables")
+    return table_out(await lobby.play_bot(player, body.options()), 0)
+
+
+@router.post("/api/tables/private", status_code=201)
+async def create_private(body: TableIn, player: Player, request: Request,
+                         lobby: LobbyDep) -> dict[str, Any]:
+    limit(request, "tables")
+    return table_out(await lobby.create_private(player, body.options()), 0)
+
+
+@router.post("/api/tables/join")
+async def join(body: JoinIn, request: Request, player: Player,
+               lobby: LobbyDep) -> dict[str, Any]:
+    get_guards(request).invites.check(request.scope)
+    table, seat = await lobby.join(player, body.invite_code)
+    return table_out(table, seat)
+
+
+@router.post("/api/tables/{table_id}/bots")
+async def add_bot(table_id: str, body: BotIn, player: Player,
+                  lobby: LobbyDep) -> dict[str, Any]:
+    return {"seat": await lobby.fill_bot(player, table_id, body.seat, body.level)}
+
+
+@router.get("/api/tables/{table_id}")
+async def table_info(table_id: str, request: Request, lobby: LobbyDep,
+                     me: MaybePlayer) -> dict[str, Any]:
+    limit_rebuild(request, table_id)
+    table = await lobby.any_table(table_id)
+    return table_out(table, table.seat_of_player(me.id if me else None))
+
+
+@router.get("/api/tables/{table_id}/record")
+async def record(table_id: str, request: Request, lobby: LobbyDep) -> dict[str, Any]:
+    limit_rebuild(request, table_id)
+    return (await lobby.any_table(table_id)).record_json()

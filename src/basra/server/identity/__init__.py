@@ -1,0 +1,1 @@
+"""Who a player is: guests, accounts, sessions, passkeys, password hashing and names."""

@@ -1,0 +1,473 @@
+"""The lobby: every live table, and the ways to reach one (play a bot, quick match, a
+private table by invite code, a rematch)."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import time
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass, replace
+from datetime import UTC, datetime
+from typing import TYPE_CHECKING
+
+from basra.bots import LEVELS
+from basra.errors import BasraError
+from basra.game.rules import find_variant
+from basra.ratings import Rating
+from basra.server import metrics
+from basra.server.cluster.messages import (
+    CallOp,
+    FillBotCall,
+    JoinCall,
+    Refused,
+    SignedOutMessage,
+)
+from basra.server.cluster.pools import RedisQueue
+from basra.server.cluster.relay import EVERY_NODE
+from basra.server.config import Settings
+from basra.server.identity.signed_in import SignedIn
+from basra.server.ids import new_id, new_invite_code
+from basra.server.quick.memory import MemoryPools
+from basra.server.quick.pools import PoolStore, Ticket
+from basra.server.reads.analyses import Analyses
+from basra.server.reads.replays import Replays
+from basra.server.reads.stored import NotStored, StoredTables
+from basra.server.table.actor import Table
+from basra.server.table.commands import FillBot, Handover, Join
+from basra.server.table.seats import SeatError
+from basra.server.wire.errors import Refusal
+from basra.store.base import PlayerRow, SeatRow, Store, TableKind, TableRow
+from basra.workers.factory import bot_service
+from basra.workers.service import BotService
+
+if TYPE_CHECKING:
+    from basra.server.cluster.node import Cluster
+
+log = logging.getLogger("basra.lobby")
+
+
+class LobbyError(Refusal):
+    """A lobby request that cannot be met: ``code`` is stable, the message one line (its
+    HTTP status is :func:`basra.server.wire.errors.status_of` the code)."""
+
+    code = "table/bad_options"
+
+
+@dataclass(frozen=True, slots=True)
+class TableOptions:
+    variant: str = "egyptian"
+    players: int = 2
+    teams: bool = False
+    bot_level: str = "medium"
+    clock_seconds: float | None = None
+    rated: bool = False
+    """A private table its creator marks rated (two players, both accounts)."""
+
+
+class Lobby:
+    def __init__(self, store: Store, settings: Settings) -> None:
+        self.store = store
+        self.settings = settings
+        self.bots: BotService = bot_service(settings.redis_url, prefix=settings.redis_prefix,
+                                            workers=settings.bot_workers)
+        """Where the live tables' searching bots think (worker processes)."""
+        self.analyses = Analyses(store, self.bots, settings.analysis_iterations)
+        """The expert's analyses of finished matches, in the same bot workers."""
+        self.replays = Replays()
+        """Replays being built and kept."""
+        self.stored = StoredTables(store, settings)
+        """Tables that left memory, rebuilt from the store off the loop and kept."""
+        self.live_list: tuple[float, dict[str, bytes]] | None = None
+        """When the live list (``GET /api/live``) was last made, and its answer per order."""
+        self.tables: dict[str, Table] = {}
+        self.pools: PoolStore = MemoryPools(settings.ticket_lapse_seconds)
+        """Quick match's pools: this process's, or a cluster's shared ones (Redis)."""
+        self.sweeper: asyncio.Task[None] | None = None
+        self.evicted = 0
+        """Tables let go since start (finished or abandoned, served from the store after)."""
+        self.cluster: Cluster | None = None
+        """Cluster mode's node (set by the app before the lobby starts), else None."""
+        self.adopting = asyncio.Lock()
+        self.pairer: asyncio.Task[None] | None = None
+        self.signed_in = SignedIn()
+        """The open sockets of each session (closed when it ends: :meth:`sign_out`)."""
+
+    # ------------------------------------------------------------------ life
+
+    async def restore(self) -> int:
+        """Rebuild and start every live table from the store (after a restart). In
+        cluster mode a node takes only the tables nobody holds, as it goes (adoption)."""
+        if self.cluster is not None:
+            return 0
+        count = 0
+        for table_id in await self.store.live_tables():
+            if await self._rebuild(table_id) is not None:
+                count += 1
+        return count
+
+    async def _rebuild(self, table_id: str) -> Table | None:
+        """Rebuild a live table from its stored log and start it here."""
+        table_log = await self.store.load(table_id)
+        if table_log is None or table_log.table.status not in ("waiting", "playing"):
+            return None
+        try:
+            table = Table.restore(table_log, self.store,
+                                  self._table_settings(table_log.table), self._rematch)
+        except Exception:
+            log.exception("table %s could not be restored", table_id)
+            await self.store.set_status(table_id, "abandoned")
+            return None
+        self._add(table)
+        return table
+
+    async def adopt(self, table_id: str) -> Table | None:
+        """Cluster mode: take a live table nobody holds (its node died), rebuilt from the
+        store; None if another node has it or it is not live."""
+        assert self.cluster is not None
+        if table_id in self.tables:
+            return self.tables[table_id]
+        leases = self.cluster.leases
+        if not await leases.acquire(table_id):
+            return None
+        async with self.adopting:
+            if table_id in self.tables:
+                return self.tables[table_id]
+            table = await self._rebuild(table_id)
+        if table is None:
+            await leases.release(table_id)
+        else:
+            log.info("table %s adopted by node %s", table_id, self.cluster.node)
+        return table
+
+    async def drop(self, table_id: str) -> None:
+        """Cluster mode: the table is not this node's any more; stop it without writing and
+        close its connections (1012), so its clients reconnect to the new owner."""
+        table = self.tables.pop(table_id, None)
+        if table is None:
+            return
+        table.on_rematch = None
+        await table.stop(Handover())
+        if self.cluster is not None:
+            self.cluster.forget_table(table_id)
+            if self.cluster.leases.holds(table_id):
+                await self.cluster.leases.release(table_id)  # fenced by a write: anyone
+            else:                                           # may rebuild it from the log
+                self.cluster.leases.forget(table_id)
+
+    def join_cluster(self, cluster: Cluster) -> None:
+        """Cluster mode: tables are leased, quick match is shared through Redis."""
+        self.cluster = cluster
+        self.pools = RedisQueue(cluster.redis, self.settings)
+
+    async def _quick_table(self, first: PlayerRow, second: PlayerRow, variant: str,
+                           rated: bool) -> str:
+        """The table of two players quick match paired (the longer waiting first)."""
+        table = await self._create("quick", TableOptions(variant=variant, rated=rated),
+                                   [first, second])
+        return table.row.id
+
+    def start(self) -> None:
+        """Start the sweeper (lapsed tickets and finished tables leave memory) and the
+        pairing of quick match's pools."""
+        self.sweeper = asyncio.create_task(self._sweep_forever(), name="lobby sweeper")
+        self.pairer = asyncio.create_task(self._pair_forever(), name="quick-match pairing")
+
+    async def close(self) -> None:
+        for task in (self.sweeper, self.pairer):
+            if task is None:
+                continue
+            task.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await task
+        await self.analyses.close()
+        for table in list(self.tables.values()):
+            await table.stop()
+        await asyncio.to_thread(self.bots.close)
+
+    async def _sweep_forever(self) -> None:
+        while True:
+            await asyncio.sleep(self.settings.sweep_seconds)
+            try:
+                await self.sweep()
+            except Exception:  # the sweeper must outlive one bad sweep
+                log.exception("lobby sweep failed")
+
+    async def sweep(self, now: float | None = None) -> None:
+        """Drop lapsed and long-matched tickets; evict tables finished longer than the
+        rematch window (or abandoned)."""
+        now = time.monotonic() if now is None else now
+        self.pools.sweep(now, self.settings.rematch_window_seconds)
+        for table in list(self.tables.values()):
+            done = table.finished_at
+            if done is not None and now - done >= self.settings.rematch_window_seconds:
+                await self.evict(table)
+
+    async def evict(self, table: Table) -> None:
+        """Let a finished table go: its connections are told and closed; from now on it is
+        served from the store."""
+        if self.tables.get(table.row.id) is not table:
+            return
+        del self.tables[table.row.id]
+        table.on_rematch = None
+        await table.evict()
+        self.evicted += 1
+        if self.cluster is not None:
+            self.cluster.forget_table(table.row.id)
+            await self.cluster.leases.release(table.row.id)
+
+    def _add(self, table: Table) -> None:
+        table.on_absent = self._absent
+        table.thinking.pool = self.bots
+        self.tables[table.row.id] = table
+        table.start()
+
+    # ------------------------------------------------------------------ sessions
+
+    def sign_out(self, player_id: str, session_id: str | None = None,
+                 keep: str | None = None, *, forget: bool = False) -> None:
+        """Sessions ended (one, or all of the player's but ``keep``): their open sockets
+        close here and, in cluster mode, on every node; with ``forget`` (the account is
+        deleted) the player's quick-match tickets go too."""
+        self.signed_in.end(player_id, session_id, keep)
+        if forget:
+            self.pools.forget(player_id)
+        if self.cluster is not None:
+            self.cluster.relay.publish(EVERY_NODE,
+                                       SignedOutMessage(player_id, session_id, keep))
+
+    # ------------------------------------------------------------------ tables
+
+    def check_options(self, options: TableOptions) -> None:
+        try:
+            rules = find_variant(options.variant)
+            rules.check_seating(options.players, options.teams)
+        except BasraError as exc:  # the variant's or seating's own code names no option
+            raise LobbyError(exc.message, "table/bad_options") from None
+        if options.bot_level not in LEVELS:
+            raise LobbyError(f"unknown bot level {options.bot_level!r} "
+                             f"(known: {', '.join(LEVELS)})", "table/bad_options")
+        if options.clock_seconds is not None and not 5 <= options.clock_seconds <= 600:
+            raise LobbyError("a turn clock is 5 to 600 seconds", "table/bad_options")
+        if options.rated and options.players != 2:
+            raise LobbyError("only two-player tables are rated", "table/bad_options")
+
+    async def _create(self, kind: TableKind, options: TableOptions, humans: list[PlayerRow],
+                      owner: PlayerRow | None = None, rematch_of: str | None = None) -> Table:
+        """A new table of ``humans`` in seat order; the other seats get bots at a bot table
+        and a rematch, and stay empty at a private or quick-match table."""
+        self.check_options(options)
+        bots_fill = kind == "bot" or rematch_of is not None
+        rules = find_variant(options.variant)
+        table_id = new_id()
+        if self.cluster is not None:  # a new id: nobody else can hold it
+            await self.cluster.leases.acquire(table_id)
+            metrics.lease_moved("acquired")
+        seats = []
+        for number in range(options.players):
+            if number < len(humans):
+                h = humans[number]
+                seats.append(SeatRow(number, h.id, None, "", h.nickname, h.account,
+                                     h.username))
+            elif bots_fill:
+                seats.append(SeatRow(number, None, options.bot_level, ""))
+            else:
+                seats.append(SeatRow(number, None, None, ""))
+        full = all(s.player_id or s.bot_level for s in seats)
+        row = TableRow(
+            id=table_id, kind=kind, variant=rules.name, seats=options.players,
+            teams=options.teams,
+            clock_seconds=options.clock_seconds or self.settings.clock_seconds,
+            bot_level=options.bot_level, status="playing" if full else "waiting",
+            created_at=datetime.now(UTC),
+            invite_code=new_invite_code() if kind == "private" else None,
+            owner_id=owner.id if owner else None, rematch_of=rematch_of,
+            rated=options.rated and options.players == 2 and kind != "bot")
+        table = await Table.create(row, seats, self.store, self._table_settings(row),
+                                   self._rematch)
+        self._add(table)
+        return table
+
+    def _table_settings(self, row: TableRow) -> Settings:
+        return replace(self.settings, clock_seconds=row.clock_seconds)
+
+    async def play_bot(self, player: PlayerRow, options: TableOptions) -> Table:
+        return await self._create("bot", options, [player], owner=player)
+
+    async def create_private(self, player: PlayerRow, options: TableOptions) -> Table:
+        if options.rated and not player.account:
+            raise LobbyError("a rated table needs an account: create one first",
+                             "table/rated_needs_account")
+        return await self._create("private", options, [player], owner=player)
+
+    def table(self, table_id: str) -> Table | None:
+        return self.tables.get(table_id)
+
+    async def any_table(self, table_id: str) -> Table:
+        """The live table, or one that left memory rebuilt from the store, off the event
+        loop and kept once finished (:mod:`basra.server.reads.stored`: not started, it only
+        answers questions)."""
+        table = self.tables.get(table_id)
+        if table is not None:
+            return table
+        try:
+            return await self.stored.get(table_id)
+        except NotStored:
+            raise LobbyError("no such table", "table/not_found") from None
+
+    def needs_build(self, table_id: str) -> bool:
+        """Whether :meth:`any_table` must rebuild ``table_id`` from the store (the routes
+        limit those answers per address)."""
+        return table_id not in self.tables and self.stored.needs_build(table_id)
+
+    async def join(self, player: PlayerRow, invite_code: str) -> tuple[Table, int]:
+        code = invite_code.strip().upper()
+        valid = code.isascii() and code.isalnum()  # nothing else is ever a code
+        row = await self.store.table_by_code(code) if valid else None
+        missing = LobbyError("no open table has that invite code", "table/not_found")
+        if row is None:
+            raise missing
+        if row.rated and not player.account:
+            raise LobbyError("this table is rated: sign in to an account to take a seat",
+                             "table/rated_needs_account")
+        table = await self.live(row.id)
+        if isinstance(table, str):  # another node owns it
+            seat = await self._call(table, JoinCall(row.id, player.id, player.nickname,
+                                                    player.account, player.username))
+            return await self.any_table(row.id), seat
+        if table is None:
+            raise missing
+        future: asyncio.Future[int] = asyncio.get_running_loop().create_future()
+        await table.inbox.put(Join(player.id, player.nickname, future, player.account,
+                                   player.username))
+        return table, await asyncio.wait_for(future, 10)  # a SeatError as it is
+
+    async def fill_bot(self, player: PlayerRow, table_id: str, seat: int | None,
+                       level: str) -> int:
+        if level not in LEVELS:
+            raise LobbyError(f"unknown bot level {level!r}", "table/bad_options")
+        table = await self.live(table_id) if len(table_id) <= 64 else None
+        if isinstance(table, str):  # another node owns it
+            return await self._call(table, FillBotCall(table_id, seat, level, player.id))
+        if table is None:
+            raise LobbyError("no such table", "table/not_found")
+        future: asyncio.Future[int] = asyncio.get_running_loop().create_future()
+        await table.inbox.put(FillBot(seat, level, player.id, future))
+        return await asyncio.wait_for(future, 10)  # a SeatError as it is
+
+    async def live(self, table_id: str) -> Table | str | None:
+        """The live table if this node runs it; in cluster mode the id of the node that
+        does (a table nobody holds is adopted here first); None if it is not live."""
+        table = self.tables.get(table_id)
+        if table is not None or self.cluster is None:
+            return table
+        owner = await self.cluster.owner(table_id)
+        if owner is None:
+            return await self.adopt(table_id)
+        return owner if owner != self.cluster.node else self.tables.get(table_id)
+
+    async def _call(self, owner: str, op: CallOp) -> int:
+        """A seating asked of the node that owns the table: its seat, or its refusal."""
+        assert self.cluster is not None
+        try:
+            answer = await self.cluster.ask(owner, op)
+        except TimeoutError:
+            raise LobbyError("the table's server did not answer: try again",
+                             "table/unavailable") from None
+        if isinstance(answer, Refused):
+            raise SeatError(answer.message, answer.error)
+        return answer.seat
+
+    async def _rematch(self, old: Table) -> str | None:
+        """A new table with the same people and bots, seats turned by one."""
+        humans = [s for s in old.seats if s.human]
+        options = TableOptions(old.row.variant, old.row.seats, old.row.teams,
+                               old.row.bot_level, old.row.clock_seconds, old.row.rated)
+        # (the username stands for "an account" here: only .account is read)
+        players = [PlayerRow(s.player_id or "", s.nickname or "", datetime.now(UTC),
+                             username=s.nickname if s.account else None) for s in humans]
+        kind: TableKind = old.row.kind
+        owner = players[0] if players else None
+        table = await self._create(kind, options, players, owner=owner, rematch_of=old.row.id)
+        return table.row.id
+
+    # ------------------------------------------------------------------ quick match
+
+    async def quick_match(self, player: PlayerRow, variant: str) -> Ticket:
+        """The player's ticket in ``variant``'s pool (their waiting one, or a new one): the
+        pool is paired every ``pairing_seconds`` (:meth:`pair_pools`)."""
+        self.check_options(TableOptions(variant=variant))
+        name = find_variant(variant).name
+        return await self.pools.join(player, name, await self.rating_of(player, name))
+
+    async def rating_of(self, player: PlayerRow, variant: str) -> Rating:
+        """The player's rating in ``variant`` (a guest's, or a newcomer's: the start)."""
+        if not player.account:
+            return Rating()
+        for row in await self.store.ratings(player.id):
+            if row.variant == variant:
+                return Rating(row.rating, row.deviation, row.volatility)
+        return Rating()
+
+    async def _pair_forever(self) -> None:
+        while True:
+            await asyncio.sleep(self.settings.pairing_seconds)
+            try:
+                await self.pair_pools()
+            except Exception:  # pairing must outlive one bad pass
+                log.exception("quick-match pairing failed")
+
+    async def pair_pools(self) -> int:
+        """Pair every variant's pool once (:func:`basra.server.quick.pools.pair_waiting`:
+        as many pairs as can be, the smallest sum of rating gaps, windows widening with
+        the wait); how many tables were made. A cluster's shared pools are paired under
+        their Redis locks, by whichever node gets there first."""
+        return await self.pools.pair_pools(self._quick_table)
+
+    async def _absent(self, table: Table, present: list[str]) -> dict[str, str]:
+        """A quick-match table given up because a matched player never came: every player
+        who did come gets a new ticket at the front of the queue, with a bot offered at
+        once. Returns their new ticket ids by player id."""
+        out: dict[str, str] = {}
+        waited = self.settings.quick_match_bot_offer_seconds
+        for seat in table.seats:
+            if seat.player_id is None or seat.player_id not in present:
+                continue
+            player = await self.store.player(seat.player_id) or PlayerRow(
+                seat.player_id, seat.nickname or "", datetime.now(UTC))
+            rating = await self.rating_of(player, table.row.variant)
+            out[player.id] = await self.pools.requeue(player, table.row.variant, waited,
+                                                      rating)
+        return out
+
+    async def ticket(self, ticket_id: str, player: PlayerRow) -> Ticket:
+        ticket = await self.pools.find(ticket_id, player)
+        if ticket is None:
+            raise LobbyError("no such quick-match ticket", "queue/not_found")
+        return ticket
+
+    async def wait(self, ticket: Ticket, seconds: float,
+                   gone: Callable[[], Awaitable[bool]] | None = None) -> None:
+        """Wait up to ``seconds`` (30 at most) for a match, or until a bot is offered; the
+        ticket stays alive while this runs, and ``gone`` (the client hung up) ends the wait
+        early."""
+        deadline = time.monotonic() + max(0.0, min(seconds, 30.0))
+        if not self.bot_offered(ticket):
+            offer_at = ticket.since + self.settings.quick_match_bot_offer_seconds
+            deadline = min(deadline, offer_at + 0.01)
+        await self.pools.wait(ticket, deadline, gone)
+
+    def bot_offered(self, ticket: Ticket) -> bool:
+        return (ticket.table_id is None and time.monotonic() - ticket.since
+                >= self.settings.quick_match_bot_offer_seconds)
+
+    async def take_bot(self, ticket: Ticket, level: str) -> Table:
+        if ticket.table_id is not None or not await self.pools.claim(ticket):
+            raise LobbyError("you were matched with a player already", "queue/matched")
+        table = await self.play_bot(ticket.player, TableOptions(ticket.variant, bot_level=level))
+        await self.pools.matched(ticket, table.row.id)
+        return table
+
+    async def leave(self, ticket: Ticket) -> None:
+        await self.pools.leave(ticket)

@@ -1,0 +1,365 @@
+"""A table's match as it goes: the state a table's actor owns, and what moves it along
+(seating done, rounds committed and started, turns, bots asked, plays checked, committed
+and applied once, the end), with what is sent after each change.
+
+:class:`TableFlow` is the base of :class:`~basra.server.table.actor.Table`, the actor, which
+adds the inbox loop and the handling of each command. The match itself is a
+:class:`~basra.match.driver.MatchDriver`.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import time
+from datetime import UTC, datetime
+from typing import TYPE_CHECKING, Any
+
+from basra.errors import IllegalPlayError
+from basra.game.cards import NAMES, names_of, parse_card, parse_card_set
+from basra.game.engine import Match, Play
+from basra.game.rules import find_variant
+from basra.game.seating import Seating
+from basra.game.shuffle import commitment, new_server_seed
+from basra.match.driver import MatchDriver, resigned_match
+from basra.match.records import MatchRecord, to_json
+from basra.ratings import Rating
+from basra.server import metrics
+from basra.server.config import Settings
+from basra.server.rated_play import not_eligible, too_short
+from basra.server.table import seats as seating
+from basra.server.table import snapshot
+from basra.server.table.clock import Timers
+from basra.server.table.commands import Command
+from basra.server.table.seats import Seat, seat_of_player
+from basra.server.table.seeding import Seeding, parts
+from basra.server.table.thinking import Thinking
+from basra.server.wire.client_messages import PlayMessage, ProtocolError
+from basra.server.wire.redaction import redact
+from basra.server.wire.server_messages import State
+from basra.store.base import PlayRow, RatedGame, Store, TableLog, TableRow, TableStatus
+
+if TYPE_CHECKING:
+    from basra.server.table.commands import AbsentHook, RematchHook
+
+
+class TableFlow:
+    """A table's state and the steps of its match; the actor (``Table``) drives it."""
+
+    def __init__(self, row: TableRow, seats: list[Seat], store: Store, settings: Settings,
+                 on_rematch: RematchHook | None = None) -> None:
+        self.row = row
+        self.rules = find_variant(row.variant)
+        self.seats = seats
+        self.store = store
+        self.settings = settings
+        self.on_rematch = on_rematch
+        self.on_absent: AbsentHook | None = None
+        self.driver = MatchDriver(self.rules, Seating(row.seats, row.teams),
+                                  [s.name for s in seats])
+        self.version = 0
+        self.status: TableStatus = row.status
+        self.inbox: asyncio.Queue[Command] = asyncio.Queue()
+        self.audience = snapshot.Audience(self.inbox)
+        self.timers = Timers()
+        self.seeding = Seeding()
+        self.thinking = Thinking(self.inbox)
+        self.task: asyncio.Task[None] | None = None
+        self.rematch_table: str | None = None
+        self.turn_began: float | None = None
+        """A table rebuilt from the store: when its turn in play began (``time.time()``),
+        so that the clock goes on from its stored deadline."""
+        self.finished_at: float | None = None
+        """When the match ended (monotonic): the lobby evicts the table a while after."""
+        self.result: dict[str, Any] | None = row.result if row.status == "finished" else None
+        """The finished match's result as stored (with its rating changes if rated)."""
+        self.played: set[int] = set()
+        """The seats whose players have made a play themselves in this match (not their
+        bot): a rated match that ends before both have is aborted, not rated."""
+        now = time.monotonic()
+        for seat in seats:
+            if seat.human:  # nobody waits on a player who is not here: dropped from the start
+                seat.dropped_at = now
+        self.empty_since: float | None = now
+        """Since when no connection is open here (None while one is)."""
+        if row.status == "playing":
+            self._await_arrivals()
+
+
+    def replay(self, log_: TableLog) -> None:
+        """Deal every stored round again from its seeds and apply every stored play again,
+        through the driver (a table rebuilt after a restart)."""
+        plays_by_round: dict[int, list[PlayRow]] = {}
+        for p in log_.plays:
+            plays_by_round.setdefault(p.round_number, []).append(p)
+        for r in log_.rounds:
+            self.driver.commit(r.server_seed)
+            if r.client_seed is None:
+                continue
+            self.driver.deal(seed=r.client_seed)
+            for p in plays_by_round.get(r.number, []):
+                self.driver.apply(p.seat, Play(parse_card(p.card), parse_card_set(p.take)))
+                if not p.by_bot:
+                    self.played.add(p.seat)
+        resigned = (log_.table.result or {}).get("resigned")
+        if isinstance(resigned, int) and self.driver.match.winner is None:
+            self.driver.resign(resigned)
+
+    # ------------------------------------------------------------------ seating
+
+    async def show_ratings(self) -> None:
+        """At a rated table: each seated player's rating as shown (read once a seat)."""
+        if not self.row.rated:
+            return
+        for seat in self.seats:
+            if seat.player_id is not None and seat.rating is None:
+                found = [r for r in await self.store.ratings(seat.player_id)
+                         if r.variant == self.row.variant]
+                rating = (Rating(found[0].rating, found[0].deviation, found[0].volatility)
+                          if found else Rating())
+                seat.rating = {"rating": round(rating.rating), "label": rating.label}
+
+    async def _after_seating(self) -> None:
+        await self.show_ratings()
+        for seat in self.seats:
+            await self.store.set_seat(self.row.id, seat.row())
+        self.driver.rename([s.name for s in self.seats])
+        self.version += 1
+        if self.status == "waiting" and seating.full(self.seats):
+            await self._set_status("playing")
+            self._await_arrivals()
+            if self.timers.arrival is None:
+                await self._prepare_round()
+                return
+        self._broadcast()
+
+    async def _set_status(self, status: TableStatus) -> None:
+        self.status = status
+        await self.store.set_status(self.row.id, status)
+
+    def _await_arrivals(self) -> None:
+        """The first round waits for every seated player to open the table, so that each
+        sees the first commitment before any card (a quick match waits less)."""
+        if seating.missing(self.seats):
+            self.timers.arrival = time.monotonic() + seating.arrival_wait(
+                self.seats, self.row, self.settings)
+
+    # ------------------------------------------------------------------ rounds
+
+    async def _prepare_round(self) -> None:
+        """Draw the next round's server seed, store it and publish its commitment. The
+        round starts once every connected player sent a part for it (or said ready), or
+        when the seed window ends; never before the commitment reached every connection."""
+        if self.status != "playing":
+            return  # decided (resigned) or given up meanwhile: no more rounds
+        seed = new_server_seed()
+        await self.store.add_round(self.row.id, self.driver.next_round, seed,
+                                   commitment(seed))
+        self.driver.commit(seed)
+        self.version += 1
+        self._open_seeding()
+        self._broadcast()
+        await self._maybe_start()
+
+    def _open_seeding(self) -> None:
+        """The first round waits the seed window; every later one waits while the players
+        look at the last round's summary, until each connected player continues."""
+        window = self.settings.seed_window_seconds
+        if self.driver.match.rounds_started:
+            window = max(window, self.settings.summary_seconds)
+        self.seeding.start(self.seats, window)
+
+    async def _maybe_start(self, window_over: bool = False) -> bool:
+        """Start the pending round if it may start now; whether it started."""
+        if not self.seeding.may_start(self.seats, window_over):
+            return False
+        self.seeding.close()
+        pending = self.driver.pending
+        assert pending is not None
+        client_seed = self.driver.client_seed(parts(self.seats))
+        await self.store.start_round(self.row.id, pending.number, client_seed)
+        self.driver.deal(seed=client_seed)
+        self.version += 1
+        self._begin_turn()
+        self._broadcast()
+        return True
+
+    # ------------------------------------------------------------------ turns
+
+    def to_play(self) -> int | None:
+        """The seat to move, while the table is playing."""
+        return self.driver.to_play if self.status == "playing" else None
+
+    def _begin_turn(self) -> None:
+        self.timers.turn = None
+        seat_no = self.to_play()
+        if seat_no is None:
+            return
+        seat = self.seats[seat_no]
+        if seat.human and not seat.takeover:
+            self.timers.turn = time.monotonic() + self.settings.clock_seconds
+        else:
+            self._think(immediately=False)
+
+    def _schedule_bot(self) -> None:
+        seat_no = self.to_play()
+        if seat_no is not None and not self.thinking.busy:
+            seat = self.seats[seat_no]
+            if not seat.human or seat.takeover:
+                self.timers.turn = None
+                self._think(immediately=False)
+
+    def _think(self, immediately: bool) -> None:
+        seat_no = self.to_play()
+        if seat_no is None:
+            return
+        delay = 0.0 if immediately else self.settings.bot_delay_seconds
+        self.thinking.start(self.seats[seat_no].bot, seat_no, self.driver.view(seat_no),
+                            self.version, delay)
+
+    async def _human_play(self, seat: Seat, message: PlayMessage) -> None:
+        if self.status == "finished":
+            raise ProtocolError("the match is over", "play/match_over")
+        if message.version != self.version:
+            raise ProtocolError(f"the table is at version {self.version}, not "
+                                f"{message.version}: play on the latest state", "play/stale")
+        turn = self.to_play()
+        if turn is None:
+            raise ProtocolError("no round is in progress", "play/no_round")
+        if turn != seat.number:
+            raise ProtocolError(f"it is seat {turn}'s turn", "play/not_your_turn")
+        move = Play(message.card, message.take)
+        try:
+            after = self.driver.check(seat.number, move)
+        except IllegalPlayError as exc:  # the player's play refused, in the engine's words
+            raise ProtocolError(exc.message, exc.code) from None
+        await self._play(seat.number, move, after, by_bot=False)
+
+    async def _play(self, seat: int, move: Play, after: Match, by_bot: bool) -> None:
+        """Commit a checked play (``after``: the match the check made of it) to the store,
+        then apply it and broadcast (timed from here to the broadcast: ``/metrics``)."""
+        started = time.perf_counter()
+        match = self.driver.match
+        assert match.round is not None
+        row = PlayRow(match.rounds_started, match.round.played + 1, seat, NAMES[move.card],
+                      tuple(names_of(move.take)), by_bot, datetime.now(UTC))
+        await self.store.add_play(self.row.id, row)
+        self.driver.apply(seat, move, after)
+        if not by_bot:
+            self.played.add(seat)
+        player = self.seats[seat]
+        if player.human:  # what a bot played for a player is told when they are back
+            player.note_play(row.round_number, row.card, list(row.take), by_bot)
+        self.thinking.done()
+        self.timers.turn = None
+        self.version += 1
+        if self.driver.match.winner is not None:
+            await self._finish()
+            metrics.played(by_bot, started)
+            return
+        if not self.driver.match.in_round:
+            self._broadcast()
+            metrics.played(by_bot, started)
+            await self._prepare_round()
+            return
+        self._begin_turn()
+        self._broadcast_play(by_bot)
+        metrics.played(by_bot, started)
+
+    # ------------------------------------------------------------------ the end
+
+    async def _resign(self, seat: Seat) -> None:
+        """The player of ``seat`` resigns: the match ends now, lost for their side. Stored
+        first, then applied (a store that fails changes nothing); not before every seated
+        player has arrived (the match has not begun)."""
+        if (self.status != "playing" or self.timers.arrival is not None
+                or self.driver.match.winner is not None):
+            raise ProtocolError("only a match in play can be resigned", "resign/not_playing")
+        after = resigned_match(self.driver.match, seat.number)
+        await self._store_result(after, seat.number)
+        self.thinking.cancel()
+        self.driver.resign(seat.number)
+        await self._finish(stored=True)
+
+    def rated_game(self, match: Match) -> RatedGame | None:
+        """What rating the decided ``match`` needs: a rated table's two players, if both
+        are people and each has made a play of their own (else it is aborted: a player who
+        never played, their bot playing for them from the start, is not rated)."""
+        players = [s.player_id for s in self.seats]
+        if not self.row.rated or len(players) != 2 or self.played != {0, 1}:
+            return None
+        first, second = players
+        if first is None or second is None:
+            return None
+        score = 0.5 if match.winner is None else 1.0 if match.winner == 0 else 0.0
+        return RatedGame(self.row.variant, (first, second), score)
+
+    async def _store_result(self, match: Match, resigned: int | None) -> None:
+        result = snapshot.result_json(match, resigned)
+        rated = self.rated_game(match)
+        rules = self.settings.rated_rules
+        now = datetime.now(UTC)
+        if rated is not None and too_short(
+                match, (now - self.row.created_at).total_seconds(), rules) is not None:
+            rated = None  # too little play: aborted
+        if self.row.rated and rated is None:
+            result["aborted"] = True  # ended before both sides played enough: not rated
+            # Whose abort it is (counted against them): who never played, who resigned.
+            result["aborted_by"] = sorted(
+                {s.number for s in self.seats if s.number not in self.played}
+                | ({resigned} if resigned is not None else set()))
+        if rated is not None:
+            unrated = await not_eligible(self.store, rated.players, now, rules)
+            if unrated is not None:  # finished as a casual match, and says why
+                result["unrated"] = unrated
+                rated = None
+        self.result = await self.store.finish_table(self.row.id, result, rated)
+
+    async def _finish(self, stored: bool = False) -> None:
+        """The match is decided: stored (unless ``stored`` already), then every timer and
+        window closed and everyone told."""
+        if not stored:
+            await self._store_result(self.driver.match, self.driver.resigned)
+        self.timers.turn = None
+        self.timers.arrival = None
+        self.seeding.close()
+        self.status = "finished"
+        self.finished_at = time.monotonic()
+        self.version += 1
+        self._broadcast()
+
+    def _unattended_at(self) -> float | None:
+        if self.status != "waiting" or self.empty_since is None:
+            return None
+        return self.empty_since + self.settings.unattended_seconds
+
+    # ------------------------------------------------------------------ what is sent
+
+    def export_record(self) -> MatchRecord:
+        """The match record with every round's seeds (for the server's own use: see
+        :meth:`record_json` for what may be sent)."""
+        return self.driver.build_record()
+
+    def record_json(self) -> dict[str, Any]:
+        """The match record as sent to anyone (:func:`~basra.server.wire.redaction.redact`)."""
+        match = self.driver.match
+        return redact(to_json(self.export_record()), match.in_round and match.winner is None)
+
+    def table_json(self, seat: int | None) -> dict[str, Any]:
+        return snapshot.table_json(self, seat)
+
+    def state_for(self, seat: int | None) -> State:
+        return snapshot.state_for(self, seat)
+
+    def seat_of_player(self, player_id: str | None) -> int | None:
+        """The seat number of a player, if they are seated here."""
+        seat = seat_of_player(self.seats, player_id)
+        return None if seat is None else seat.number
+
+    def _broadcast(self) -> None:
+        """Every connection gets its own seat's state; never awaits a socket."""
+        self.audience.broadcast(self.seats, self.state_for, self.seeding)
+
+    def _broadcast_play(self, by_bot: bool) -> None:
+        """After a play that keeps the round going: every connection gets what the play
+        changed (``played``), not the whole state; never awaits a socket."""
+        self.audience.broadcast(self.seats, snapshot.played_for(self, by_bot), self.seeding)

@@ -1,0 +1,93 @@
+"""Rated quick match's pairing (basra.server.quick.pairing): the most pairs, then the smallest
+sum of rating gaps; windows that widen with waiting and must suit both; no rematch in a row
+while others wait; guests with guests and provisional players only."""
+
+from __future__ import annotations
+
+import itertools
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from basra.server.quick.pairing import EXACT_UP_TO, Seeker, _edges, may_meet, pair, window
+
+
+def ids(pairs: list[tuple[Seeker, Seeker]]) -> set[frozenset[str]]:
+    return {frozenset((a.id, b.id)) for a, b in pairs}
+
+
+def test_the_most_pairs_then_the_smallest_sum_of_gaps() -> None:
+    near = [Seeker("a", 1500, 0), Seeker("b", 1510, 0), Seeker("c", 1600, 0),
+            Seeker("d", 1620, 0)]
+    assert ids(pair(near)) == {frozenset("ab"), frozenset("cd")}
+    # Taking the closest two first (b, c: 10 apart) would leave a and d 110 apart, over
+    # their windows: one pair. Two pairs of 50 are better.
+    chain = [Seeker("a", 1500, 0), Seeker("b", 1550, 0), Seeker("c", 1560, 0),
+             Seeker("d", 1610, 0)]
+    assert ids(pair(chain)) == {frozenset("ab"), frozenset("cd")}
+
+
+def test_windows_widen_with_waiting_and_must_suit_both() -> None:
+    assert window(0) == 100 and window(5) == 200 and window(1000) == 800
+    apart = [Seeker("a", 1500, 0), Seeker("b", 1750, 0)]
+    assert pair(apart) == []
+    assert ids(pair([Seeker("a", 1500, 8), Seeker("b", 1750, 8)])) == {frozenset("ab")}
+    # One has waited long, the other just came: the newcomer's window is still narrow.
+    assert pair([Seeker("a", 1500, 60), Seeker("b", 1750, 0)]) == []
+
+
+def test_no_rematch_in_a_row_while_others_wait() -> None:
+    a = Seeker("a", 1500, 0, last_opponent="b")
+    b = Seeker("b", 1505, 0, last_opponent="a")
+    c = Seeker("c", 1560, 0)
+    got = ids(pair([a, b, c]))
+    assert frozenset("ab") not in got and len(got) == 1
+    # Nobody else: they may meet again rather than wait.
+    assert ids(pair([a, b])) == {frozenset("ab")}
+
+
+def test_guests_meet_guests_and_provisional_players_only() -> None:
+    guest = Seeker("g", 1500, 0, guest=True)
+    settled = Seeker("s", 1500, 0, provisional=False)
+    new = Seeker("n", 1500, 0, provisional=True)
+    other_guest = Seeker("h", 1520, 0, guest=True)
+    assert not may_meet(guest, settled) and not may_meet(settled, guest)
+    assert may_meet(guest, new) and may_meet(guest, other_guest)
+    assert may_meet(settled, new)
+    assert pair([guest, settled]) == []
+    assert ids(pair([guest, settled, new])) in ({frozenset("gn")}, {frozenset("sn")})
+
+
+def test_a_large_pool_pairs_everyone_it_can() -> None:
+    pool = [Seeker(f"p{i}", 1400 + 7 * i, 5) for i in range(3 * EXACT_UP_TO)]
+    pairs = pair(pool)
+    assert len(pairs) == len(pool) // 2
+    assert all(may_meet(a, b) for a, b in pairs)
+
+
+def brute_force_most(pool: list[Seeker]) -> int:
+    """The most pairs any matching of the pool's allowed edges makes."""
+    near = _edges(pool)
+    edges = [(i, j) for i in near for j in near[i] if i < j]
+    for size in range(len(pool) // 2, 0, -1):
+        for chosen in itertools.combinations(edges, size):
+            ends = [x for e in chosen for x in e]
+            if len(set(ends)) == len(ends):
+                return size
+    return 0
+
+
+seekers = st.lists(st.builds(Seeker, id=st.text("abcdefgh", min_size=1, max_size=1),
+                             rating=st.floats(1000, 2000), waited=st.floats(0, 40),
+                             guest=st.booleans(), provisional=st.booleans()),
+                   max_size=8, unique_by=lambda s: s.id)
+
+
+@settings(max_examples=200, deadline=None)
+@given(seekers)
+def test_pairs_are_allowed_disjoint_and_as_many_as_can_be(pool: list[Seeker]) -> None:
+    pairs = pair(pool)
+    ends = [s.id for p in pairs for s in p]
+    assert len(ends) == len(set(ends))
+    assert all(may_meet(a, b) for a, b in pairs)
+    assert len(pairs) == brute_force_most(pool)
