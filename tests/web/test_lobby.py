@@ -18,7 +18,8 @@ from web_helpers import DESKTOP, ROOT, Player, basra_server, shot
 
 WEB = ROOT / "src" / "basra" / "web"
 PHONE_SMALL = {"width": 360, "height": 640}
-LAZY = ("/js/table.js", "/js/state.js", "/js/rules.js", "/js/history.js", "/js/invite.js",
+LAZY = ("/js/pages/table.js", "/js/table/state.js", "/js/pages/rules.js",
+        "/js/pages/history.js", "/js/pages/invite.js",
         "/css/table.css", "/css/overlay.css")
 """What the landing page must not load: each comes when its page opens."""
 
@@ -101,7 +102,7 @@ def test_a_first_visit_plays_a_bot_in_one_tap(players: list[Player], browser: Br
     page.click("#play-bot")
     page.wait_for_url("**/table/*")
     page.wait_for_selector(".table-page[data-status='playing']")
-    assert any(u.endswith("/js/table.js") for u in urls)
+    assert any(u.endswith("/js/pages/table.js") for u in urls)
     assert page.evaluate("""() => [...document.styleSheets].some(s => (s.href || '')
                             .endsWith('/css/table.css'))""")
     name = me(page, server)["nickname"]

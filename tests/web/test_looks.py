@@ -213,7 +213,7 @@ def test_arabic_card_names_and_signs_read_the_right_way(players: list[Player], b
         assert line["whoRightOfCard"], line  # the line reads right to left: who, then card
     # Point badges on the faces and signed numbers in text read "+3" in an Arabic page.
     signs = page.evaluate(script("""
-      const cards = await module('cards.js');
+      const cards = await module('lib/cards.js');
       const face = cards.cardFace('10D', 'egyptian');
       const tag = cards.signedTag(3);
       const line = document.createElement('p');
@@ -254,7 +254,7 @@ def test_card_faces_keep_indices_clear_of_pips(players: list[Player], browser: B
     for sheet in ("table.css", "overlay.css"):  # the table's own, loaded when a table opens
         page.add_style_tag(url=f"{server}/static/css/{sheet}")
     report = page.evaluate(script("""
-      const { cardFace, ensureSprites } = await module('cards.js');
+      const { cardFace, ensureSprites } = await module('lib/cards.js');
       ensureSprites();
       const app = document.getElementById('app');
       app.replaceChildren();

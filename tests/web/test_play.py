@@ -87,10 +87,10 @@ BURY = {
              "AD QC 3S JD 5H QD 5D 9D JH 9H 10H KC 7C 10D",
 }
 
-IMPORT_FAIRNESS = "const f = await import('/static/js/fairness.js');"
+IMPORT_FAIRNESS = "const f = await import('/static/js/lib/fairness.js');"
 CARDS_OF = "els => els.map(e => e.dataset.card)"
 DEAL_CASES = """async (cases) => {
-  const f = await import('/static/js/fairness.js');
+  const f = await import('/static/js/lib/fairness.js');
   const out = [];
   for (const c of cases) {
     const deck = await f.shuffledDeck(c.server_seed, c.client_seed, c.nonce);
@@ -102,7 +102,7 @@ DEAL_CASES = """async (cases) => {
 }"""
 VERIFY_PLAYED = """async ([round, seen]) => {
   // Play the round's dealt cards in turn order (seat 1 leads when seat 0 deals).
-  const f = await import('/static/js/fairness.js');
+  const f = await import('/static/js/lib/fairness.js');
   const deck = await f.shuffledDeck(round.server_seed, round.client_seed, round.nonce);
   const d = f.dealRound(deck, seen);
   seen.opening_floor = d.floor;
@@ -113,7 +113,7 @@ VERIFY_PLAYED = """async ([round, seen]) => {
   return {fair: result.fair, verdict: result.verdict, checks: result.checks};
 }"""
 VERIFY_CLAIMED = """async ([round, seen]) => {
-  const f = await import('/static/js/fairness.js');
+  const f = await import('/static/js/lib/fairness.js');
   const result = await f.verifyRound(round, seen);
   return {fair: result.fair, verdict: result.verdict, checks: result.checks};
 }"""
@@ -206,13 +206,13 @@ SEAT_PARTS = [
     ("ffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff", 1, 1, "5706e4a2b583475d"),
 ]
 SEAT_PART_CASES = """async (cases) => {
-  const f = await import('/static/js/fairness.js');
+  const f = await import('/static/js/lib/fairness.js');
   const out = [];
   for (const [seed, nonce, seat] of cases) out.push(await f.seatPart(seed, nonce, seat));
   return out;
 }"""
 FRESH_PARTS = """async (texts) => {
-  const f = await import('/static/js/fairness.js');
+  const f = await import('/static/js/lib/fairness.js');
   return texts.map((text) => [f.freshPart(text), f.freshPart(text)]);
 }"""
 

@@ -100,7 +100,7 @@ def run(page: Page, script: str, data: Any = None) -> Any:
     `new Function`)."""
     return page.evaluate(
         "async (data) => {"
-        " const S = await import('/static/js/state.js');"
+        " const S = await import('/static/js/table/state.js');"
         f" return (async () => {{ {script} }})(); }}", data)
 
 
@@ -530,7 +530,7 @@ def test_the_round_breakdown_reads_the_engines_figures(page: Page) -> None:
         "points": [78, 2], "totals": [130, 2]}
     tie = {**RESULT, "carry": 30, "carry_in": 0}
     got = page.evaluate("""async ([results]) => {
-      const {roundBreakdown} = await import('/static/js/scoring.js');
+      const {roundBreakdown} = await import('/static/js/lib/scoring.js');
       const view = {variant: 'egyptian', round: 3, results};
       return [roundBreakdown(view, {index: 0, round: 1}), roundBreakdown(view),
               roundBreakdown({variant: 'egyptian', round: 4,
@@ -549,14 +549,14 @@ def test_the_round_breakdown_reads_the_engines_figures(page: Page) -> None:
     assert first["tie"] is False
     assert last["round"] == 3 and last["tie"] is True and last["carryOut"] == 30
     second = page.evaluate("""async ([results]) => {
-      const {roundBreakdown} = await import('/static/js/scoring.js');
+      const {roundBreakdown} = await import('/static/js/lib/scoring.js');
       return roundBreakdown({variant: 'egyptian', round: 2, results}, {index: 1, round: 2});
     }""", [[RESULT, carried, tie]])
     assert second["majority"] == [60, 0] and second["carry"] == [30, 0]
     assert second["carryIn"] == 30 and second["tie"] is False
     assert bare["exact"] is False and bare["lines"] == [] and bare["points"] == [48, 2]
     assert none is None
-    source = (WEB / "js" / "scoring.js").read_text(encoding="utf-8")
+    source = (WEB / "js" / "lib" / "scoring.js").read_text(encoding="utf-8")
     assert "capturedBySide" not in source and "plays" not in source
 
 
@@ -587,8 +587,8 @@ def test_the_page_uses_the_served_rules(browser: Browser, server: str) -> None:
         assert nickname.get_attribute("minlength") == str(book["limits"]["nickname_min"])
         assert nickname.get_attribute("maxlength") == str(book["limits"]["nickname_max"])
         got = p.page.evaluate("""async () => {
-          const v = await import('/static/js/variants.js');
-          const f = await import('/static/js/fairness.js');
+          const v = await import('/static/js/lib/variants.js');
+          const f = await import('/static/js/lib/fairness.js');
           return {book: v.rulebook(), part: f.maxPartBytes(), own: f.ownTextBytes(),
                   plays: v.variantNames().map(n => v.variantOf(n).plays_per_round),
                   forbidden: v.isForbidden('egyptian', '7D'), power: v.isPower('lebanese', '7D'),
@@ -639,7 +639,7 @@ def test_other_served_rules_change_the_page(browser: Browser, server: str) -> No
         table = p.page.inner_text(".points-table")
         assert re.search(r"10♦\s*\+5", table), table
         assert "77" in p.page.inner_text(".rules-section")
-        plays = p.page.evaluate("async () => (await import('/static/js/variants.js'))"
+        plays = p.page.evaluate("async () => (await import('/static/js/lib/variants.js'))"
                                 ".variantOf('egyptian').plays_per_round")
         assert plays == 44
         assert not p.errors, p.errors
@@ -670,7 +670,7 @@ def test_browser_modules_stay_small_and_write_no_markup() -> None:
         assert source.count("\n") <= 400, (path, source.count("\n"))
         assert not re.search(r"\.(innerHTML|outerHTML)\s*=|insertAdjacentHTML|document\.write",
                              source), path
-    state = (WEB / "js" / "state.js").read_text(encoding="utf-8")
+    state = (WEB / "js" / "table" / "state.js").read_text(encoding="utf-8")
     assert not re.search(r"\b(document|window|localStorage|sessionStorage|performance|Date)\.",
                          state)
     # No rule of a variant is written in the browser's code.

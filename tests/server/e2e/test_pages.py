@@ -154,8 +154,8 @@ def test_the_manifest_and_the_service_worker_and_its_shell(tmp_path: Path) -> No
         shell = json.loads(re.search(r"const SHELL = (\[.*?\]);", worker.text).group(1))  # type: ignore[union-attr]
         assert shell[:2] == ["/", "/offline"]
         assert f"/static/v{version}/js/main.js" in shell
-        assert f"/static/v{version}/js/lobby.js" in shell
-        assert not any(s.endswith("/js/table.js") for s in shell)  # loaded when a table opens
+        assert f"/static/v{version}/js/pages/lobby.js" in shell
+        assert not any(s.endswith("/js/pages/table.js") for s in shell)  # loaded when a table opens
         for path in shell:
             assert (await http.get(base + path, headers=HTML)).status_code == 200, path
         offline = await http.get(f"{base}/offline", headers=HTML)

@@ -81,7 +81,7 @@ class WebAssets:
     def __post_init__(self) -> None:
         self.version = version_of(self.web_dir)
         modules = imports_of(self.web_dir, "js/main.js")
-        modules += [m for m in imports_of(self.web_dir, "js/lobby.js") if m not in modules]
+        modules += [m for m in imports_of(self.web_dir, "js/pages/lobby.js") if m not in modules]
         self.shell = [*modules, *(f for f in SHELL_EXTRA if (self.web_dir / f).is_file())]
 
     @property

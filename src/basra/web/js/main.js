@@ -6,20 +6,20 @@
 // relabel()}. Only the lobby comes with the first load: the other pages (and the table's
 // stylesheets) load when their route opens.
 
-import { h, replace } from "./dom.js";
-import { LANGUAGES, currentLanguage, initialLanguage, onLanguageChange, setLanguage, t } from "./i18n.js";
-import { ensureSprites } from "./cards.js";
-import { loadStyle, navigate, setPageTitle } from "./ui.js";
-import { loaded } from "./variants.js";
-import { cachedMe, me, onSession } from "./api.js";
-import * as lobby from "./lobby.js";
+import { h, replace } from "./lib/dom.js";
+import { LANGUAGES, currentLanguage, initialLanguage, onLanguageChange, setLanguage, t } from "./lib/i18n.js";
+import { ensureSprites } from "./lib/cards.js";
+import { loadStyle, navigate, setPageTitle } from "./lib/ui.js";
+import { loaded } from "./lib/variants.js";
+import { cachedMe, me, onSession } from "./lib/api.js";
+import * as lobby from "./pages/lobby.js";
 
 const lobbyPage = () => Promise.resolve(lobby);
 /** The table's looks, loaded with it (resolved here, so a versioned static prefix carries). */
 const TABLE_STYLES = ["../css/table.css", "../css/overlay.css", "../css/phrases.css"].map((path) => new URL(path, import.meta.url));
 
 async function tablePage() {
-  const [page] = await Promise.all([import("./table.js"), ...TABLE_STYLES.map(loadStyle)]);
+  const [page] = await Promise.all([import("./pages/table.js"), ...TABLE_STYLES.map(loadStyle)]);
   return page;
 }
 
@@ -32,17 +32,17 @@ let opening = 0;
 function route(pathname) {
   const parts = pathname.split("/").filter(Boolean).map(decodeURIComponent);
   if (parts.length === 0) return { load: lobbyPage, params: {}, nav: "play", title: "app.title" };
-  if (parts[0] === "join" && parts[1]) return { load: () => import("./invite.js"), params: { join: parts[1] }, nav: "play", title: "app.title" };
+  if (parts[0] === "join" && parts[1]) return { load: () => import("./pages/invite.js"), params: { join: parts[1] }, nav: "play", title: "app.title" };
   if (parts[0] === "table" && parts[1]) return { load: tablePage, params: { id: parts[1] }, nav: "play", title: "page.title.table" };
-  if (parts[0] === "rules") return { load: () => import("./rules.js"), params: { variant: parts[1] || "" }, nav: "rules", title: "page.title.rules" };
-  if (parts[0] === "history") return { load: () => import("./history.js"), params: {}, nav: "history", title: "page.title.history" };
-  if (parts[0] === "leaderboard") return { load: () => import("./leaderboard.js"), params: { variant: parts[1] || "" }, nav: "leaderboard", title: "page.title.leaderboard" };
-  if (parts[0] === "players" && parts[1]) return { load: () => import("./profile.js"), params: { name: parts[1] }, nav: "leaderboard", title: "page.title.profile", words: { name: parts[1] } };
-  if (parts[0] === "live" && parts.length === 1) return { load: () => import("./live.js"), params: {}, nav: "live", title: "page.title.live" };
-  if (parts[0] === "tv" && parts.length === 1) return { load: () => import("./tv.js"), params: {}, nav: "live", title: "page.title.tv" };
-  if (parts[0] === "replay" && parts.length <= 2) return { load: () => import("./replay.js"), params: { id: parts[1] || "" }, nav: "history", title: "page.title.replay" };
-  if (parts[0] === "account" && parts.length === 1) return { load: () => import("./account.js"), params: {}, nav: "account", title: "page.title.account" };
-  if (parts[0] === "sign-in" && parts.length === 1) return { load: () => import("./signin.js"), params: {}, nav: "account", title: "page.title.signin" };
+  if (parts[0] === "rules") return { load: () => import("./pages/rules.js"), params: { variant: parts[1] || "" }, nav: "rules", title: "page.title.rules" };
+  if (parts[0] === "history") return { load: () => import("./pages/history.js"), params: {}, nav: "history", title: "page.title.history" };
+  if (parts[0] === "leaderboard") return { load: () => import("./pages/leaderboard.js"), params: { variant: parts[1] || "" }, nav: "leaderboard", title: "page.title.leaderboard" };
+  if (parts[0] === "players" && parts[1]) return { load: () => import("./pages/profile.js"), params: { name: parts[1] }, nav: "leaderboard", title: "page.title.profile", words: { name: parts[1] } };
+  if (parts[0] === "live" && parts.length === 1) return { load: () => import("./pages/live.js"), params: {}, nav: "live", title: "page.title.live" };
+  if (parts[0] === "tv" && parts.length === 1) return { load: () => import("./pages/tv.js"), params: {}, nav: "live", title: "page.title.tv" };
+  if (parts[0] === "replay" && parts.length <= 2) return { load: () => import("./pages/replay.js"), params: { id: parts[1] || "" }, nav: "history", title: "page.title.replay" };
+  if (parts[0] === "account" && parts.length === 1) return { load: () => import("./pages/account.js"), params: {}, nav: "account", title: "page.title.account" };
+  if (parts[0] === "sign-in" && parts.length === 1) return { load: () => import("./pages/signin.js"), params: {}, nav: "account", title: "page.title.signin" };
   return { load: lobbyPage, params: { notFound: true }, nav: "play", title: "app.title" };
 }
 

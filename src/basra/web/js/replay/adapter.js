@@ -2,9 +2,9 @@
 // own), so the round breakdown (table/breakdown.js, scoring.js) and the fairness verdicts
 // (table/fairpanel.js) are drawn by the table's own code, never written twice.
 
-import { t } from "../i18n.js";
-import { playerName } from "../ui.js";
-import { sideOf } from "../variants.js";
+import { t } from "../lib/i18n.js";
+import { playerName } from "../lib/ui.js";
+import { sideOf } from "../lib/variants.js";
 
 /** The seats as the table knows its players: {seat, name, kind}. */
 export function playersOf(replay) {

@@ -5,10 +5,10 @@
 // graph of the expected margin (graph.js), and at each step the play's cost and, on demand,
 // the expert's play.
 
-import { h } from "../dom.js";
-import { t, num } from "../i18n.js";
-import { cardTag, cardTags } from "../cards.js";
-import { errorText, fill, spinner } from "../ui.js";
+import { h } from "../lib/dom.js";
+import { t, num } from "../lib/i18n.js";
+import { cardTag, cardTags } from "../lib/cards.js";
+import { errorText, fill, spinner } from "../lib/ui.js";
 import { askAnalysis, fetchAnalysis } from "./data.js";
 import { analysedPlay, bestPlay } from "./model.js";
 import { seatLabel } from "./adapter.js";

@@ -4,10 +4,10 @@
 // basra), the round's leftover on its last step. The same card faces as the table
 // (cards.js); the score bar in the table's look.
 
-import { h } from "../dom.js";
-import { t, num } from "../i18n.js";
-import { cardBack, cardFace, cardLabel, cardName, cardShort, signedTag, withCardNames } from "../cards.js";
-import { sideOf } from "../variants.js";
+import { h } from "../lib/dom.js";
+import { t, num } from "../lib/i18n.js";
+import { cardBack, cardFace, cardLabel, cardName, cardShort, signedTag, withCardNames } from "../lib/cards.js";
+import { sideOf } from "../lib/variants.js";
 import { botIcon, pileIcon } from "../table/names.js";
 import { playersOf, seatLabel, sideLabel } from "./adapter.js";
 

@@ -2,7 +2,7 @@
 // sent as it is, and the expert's analysis (ask for it, then poll while it is queued or
 // running). Errors are api.js's ApiError (its code and the server's one-line message).
 
-import { request, requestText } from "../api.js";
+import { request, requestText } from "../lib/api.js";
 
 /** The largest record file the server takes (POST /api/replays: 512 KiB). */
 export const MAX_RECORD_BYTES = 512 * 1024;  // the server's limit (routes/replays.py)

@@ -1,7 +1,7 @@
 // Points with one decimal (the expert's values and costs), in Latin digits as everywhere on
 // the site.
 
-import { currentLanguage } from "../i18n.js";
+import { currentLanguage } from "../lib/i18n.js";
 
 /** "3.2" (French and Serbian "3,2"). */
 export function decimal(n) {

@@ -4,8 +4,8 @@
 // moves the replay there (the page's click handler reads data-action="graph" and the
 // plot's geometry from the SVG's data). Time runs left to right in every language.
 
-import { h, s } from "../dom.js";
-import { t, num } from "../i18n.js";
+import { h, s } from "../lib/dom.js";
+import { t, num } from "../lib/i18n.js";
 import { indexOf, timeline } from "./model.js";
 import { sideLabel } from "./adapter.js";
 import { signedDecimal } from "./format.js";

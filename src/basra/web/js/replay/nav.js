@@ -5,8 +5,8 @@
 // Buttons act through data-action (the page's one click handler); a button at the end of its
 // way is aria-disabled, so the focus never falls off it.
 
-import { h, s } from "../dom.js";
-import { t, num, isRTL } from "../i18n.js";
+import { h, s } from "../lib/dom.js";
+import { t, num, isRTL } from "../lib/i18n.js";
 import { stepCount } from "./model.js";
 
 const ICONS = {

@@ -3,9 +3,9 @@
 // the server as it is (POST /api/replays), which checks it as `basra replay` does; a record
 // it cannot replay is shown as its one-line error, naming the round and the play.
 
-import { h, replace } from "../dom.js";
-import { t, num } from "../i18n.js";
-import { errorText, link, spinner } from "../ui.js";
+import { h, replace } from "../lib/dom.js";
+import { t, num } from "../lib/i18n.js";
+import { errorText, link, spinner } from "../lib/ui.js";
 import { MAX_RECORD_BYTES, postRecord, problemPlace } from "./data.js";
 
 /** The alert for a record the server refused: what, where (round and play), its line. */

@@ -3,9 +3,9 @@
 // each play has a small bar for its cost (the points it gave away against the best play),
 // a "best" mark when it gave none, nothing when it was the only play.
 
-import { h } from "../dom.js";
-import { t, num } from "../i18n.js";
-import { cardTag, cardTags } from "../cards.js";
+import { h } from "../lib/dom.js";
+import { t, num } from "../lib/i18n.js";
+import { cardTag, cardTags } from "../lib/cards.js";
 import { seatLabel } from "./adapter.js";
 import { decimal } from "./format.js";
 

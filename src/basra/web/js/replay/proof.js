@@ -3,9 +3,9 @@
 // same seeds in Web Crypto (fairness.verifyRound, as the table checks a round), drawn by the
 // table's fairness panel.
 
-import { h } from "../dom.js";
-import { t, num } from "../i18n.js";
-import { verifyRound } from "../fairness.js";
+import { h } from "../lib/dom.js";
+import { t, num } from "../lib/i18n.js";
+import { verifyRound } from "../lib/fairness.js";
 import { renderFairResults } from "../table/fairpanel.js";
 import { playersOf, tableState } from "./adapter.js";
 

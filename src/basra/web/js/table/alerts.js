@@ -3,8 +3,8 @@
 // say so (another tab in front sees it) and a phone vibrates where the browser allows.
 // `page` is the table page (table.js).
 
-import { t } from "../i18n.js";
-import { myTurn, table, view } from "../state.js";
+import { t } from "../lib/i18n.js";
+import { myTurn, table, view } from "./state.js";
 import { play } from "./sound.js";
 
 /** The tab's icon on your turn: the brand's card with a dot. */

@@ -4,11 +4,11 @@
 // The panel is a region (redrawn from st.away); its OK button acts through data-action
 // ("dismiss-away").
 
-import { h } from "../dom.js";
-import { t } from "../i18n.js";
-import { cardName, cardShort } from "../cards.js";
-import { announce, toast } from "../ui.js";
-import { awayReported } from "../state.js";
+import { h } from "../lib/dom.js";
+import { t } from "../lib/i18n.js";
+import { cardName, cardShort } from "../lib/cards.js";
+import { announce, toast } from "../lib/ui.js";
+import { awayReported } from "./state.js";
 
 /** A card's short name, kept whole (rank then suit) in a right-to-left line too. */
 const card = (c) => h("bdi", { class: "away-card", dir: "ltr" }, cardShort(c));

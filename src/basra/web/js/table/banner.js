@@ -5,8 +5,8 @@
 // from the table, so the hand stays where it was. The strip's short words are shown; the
 // whole sentence is its accessible name.
 
-import { h } from "../dom.js";
-import { t } from "../i18n.js";
+import { h } from "../lib/dom.js";
+import { t } from "../lib/i18n.js";
 
 /** `wallNow`: Date.now() (the socket's next attempt is in wall-clock time). */
 export function renderBanner(st, { wallNow = 0, online = true } = {}) {

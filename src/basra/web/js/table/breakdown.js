@@ -2,10 +2,10 @@
 // majority (and the carry that came with it), each line of the variant's card-points
 // table, basras, round points and match totals, one column per side.
 
-import { h } from "../dom.js";
-import { t, num } from "../i18n.js";
-import { signedTag, withCardNames } from "../cards.js";
-import { mySide } from "../state.js";
+import { h } from "../lib/dom.js";
+import { t, num } from "../lib/i18n.js";
+import { signedTag, withCardNames } from "../lib/cards.js";
+import { mySide } from "./state.js";
 import { sideName } from "./names.js";
 
 // Signed numbers, counts ("×2") and card names are isolated left-to-right elements, so a

@@ -2,11 +2,11 @@
 // table (invite link, seats, bots to add), the wait for seated players to arrive, an
 // abandoned table, the deal card of a round waiting for parts, or an empty floor.
 
-import { h, s } from "../dom.js";
-import { t, num } from "../i18n.js";
-import { copyText, playerName, toast } from "../ui.js";
-import { botLevels } from "../variants.js";
-import { partIn, readied, table, view } from "../state.js";
+import { h, s } from "../lib/dom.js";
+import { t, num } from "../lib/i18n.js";
+import { copyText, playerName, toast } from "../lib/ui.js";
+import { botLevels } from "../lib/variants.js";
+import { partIn, readied, table, view } from "./state.js";
 import { arrivingText } from "./seats.js";
 
 /** While this page's part is in and others are still choosing, the deal card waits this long

@@ -4,8 +4,8 @@
 // seat's last ten. The connection banner's
 // countdown ticks here too.
 
-import { t, num } from "../i18n.js";
-import { announce } from "../ui.js";
+import { t, num } from "../lib/i18n.js";
+import { announce } from "../lib/ui.js";
 import { play } from "./sound.js";
 
 /** Where the clock stands at `now`: {seat, left (ms), fraction, low, second}, or null. */

@@ -2,8 +2,8 @@
 // and Escape closes it), with a title, a body, buttons, and the focus given back to where
 // it was when it closes. A confirmation is one of them that answers true or false.
 
-import { h } from "../dom.js";
-import { t } from "../i18n.js";
+import { h } from "../lib/dom.js";
+import { t } from "../lib/i18n.js";
 
 let serial = 0;
 

@@ -2,11 +2,11 @@
 // the page through the data-action of the element (so a redrawn region needs no listeners
 // of its own), and keys go to keyboard.js. `page` is the table page (table.js).
 
-import { reducedMotion } from "../dom.js";
-import { t } from "../i18n.js";
-import { api } from "../api.js";
-import { copyText, errorText, navigate, toast } from "../ui.js";
-import * as S from "../state.js";
+import { reducedMotion } from "../lib/dom.js";
+import { t } from "../lib/i18n.js";
+import { api } from "../lib/api.js";
+import { copyText, errorText, navigate, toast } from "../lib/ui.js";
+import * as S from "./state.js";
 import { onKeydown } from "./keyboard.js";
 import { useText } from "./seeding.js";
 import { shareInvite } from "./center.js";

@@ -4,7 +4,7 @@
 // cards per deal, the player's own text and its seat. Tabs of one browser write the same
 // entry: saving merges, never overwrites.
 
-import { cleanText } from "../fairness.js";
+import { cleanText } from "../lib/fairness.js";
 
 const STORE_PREFIX = "basra.table.";
 /** Rounds kept per table (a match is far shorter). */

@@ -2,11 +2,11 @@
 // text (the form is built once by layout.js), and for each revealed round the page's verdict,
 // its checks and every seat's part with whose it is.
 
-import { h } from "../dom.js";
-import { t, num } from "../i18n.js";
-import { playerName } from "../ui.js";
-import { cardShort } from "../cards.js";
-import { table } from "../state.js";
+import { h } from "../lib/dom.js";
+import { t, num } from "../lib/i18n.js";
+import { playerName } from "../lib/ui.js";
+import { cardShort } from "../lib/cards.js";
+import { table } from "./state.js";
 
 export function verdictTitle(result, round) {
   const n = num(round);

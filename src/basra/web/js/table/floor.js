@@ -3,10 +3,10 @@
 // focused hand card previews what it would take. A floor card is tapped through
 // data-action="floor-card".
 
-import { h } from "../dom.js";
-import { t, num } from "../i18n.js";
-import { cardBack, cardFace, cardLabel } from "../cards.js";
-import { table, view } from "../state.js";
+import { h } from "../lib/dom.js";
+import { t, num } from "../lib/i18n.js";
+import { cardBack, cardFace, cardLabel } from "../lib/cards.js";
+import { table, view } from "./state.js";
 
 export function renderStock(st) {
   const v = view(st);

@@ -2,11 +2,11 @@
 // the choice bar when the card has several takes. Cards and options act through
 // data-action ("play-card", "option", "cancel-choice"); keyboard.js moves the focus.
 
-import { h } from "../dom.js";
-import { t, num } from "../i18n.js";
-import { cardFace, cardLabel, cardName, cardShort, cardTags, withCardNames } from "../cards.js";
+import { h } from "../lib/dom.js";
+import { t, num } from "../lib/i18n.js";
+import { cardFace, cardLabel, cardName, cardShort, cardTags, withCardNames } from "../lib/cards.js";
 import { waysIcon } from "./names.js";
-import { canPlay, optionsFor, table, view } from "../state.js";
+import { canPlay, optionsFor, table, view } from "./state.js";
 
 /** `focusCard`: the card whose button is in the tab order (the focused one, if any). */
 export function renderHand(st, { focusCard = null } = {}) {

@@ -3,10 +3,10 @@
 // rules over the table, fairness, the hint, resign, the lobby) and the score bar
 // (each side's total, pile and basras).
 
-import { h, s } from "../dom.js";
-import { t, num } from "../i18n.js";
-import { sideCount, sideOf, variantOf } from "../variants.js";
-import { inMatch, mySide, table, view } from "../state.js";
+import { h, s } from "../lib/dom.js";
+import { t, num } from "../lib/i18n.js";
+import { sideCount, sideOf, variantOf } from "../lib/variants.js";
+import { inMatch, mySide, table, view } from "./state.js";
 import { muted } from "./sound.js";
 import { hintButton } from "./tools.js";
 import { eyeIcon, pileIcon, sideName } from "./names.js";

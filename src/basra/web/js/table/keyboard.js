@@ -3,8 +3,8 @@
 // during a choice; Escape closes the phrase panel, cancels a choice or closes a round's
 // summary (which says Continue). Enter and Space are the buttons' own; keys go to a dialog while one is open. One listener on the document: `ctrl` is the table page.
 
-import { isRTL } from "../i18n.js";
-import { view } from "../state.js";
+import { isRTL } from "../lib/i18n.js";
+import { view } from "./state.js";
 import { dialogOpen } from "./dialog.js";
 import { toggleSay } from "./phrases.js";
 import { activate, cancelChoice, chooseOption } from "./playing.js";

@@ -3,9 +3,9 @@
 // motion layer, and the fairness
 // panel's own-text form (built once: what the player types is not redrawn under them).
 
-import { clear, h } from "../dom.js";
-import { t, num } from "../i18n.js";
-import { ownTextBytes } from "../fairness.js";
+import { clear, h } from "../lib/dom.js";
+import { t, num } from "../lib/i18n.js";
+import { ownTextBytes } from "../lib/fairness.js";
 
 function fairnessPanel(el, ownText) {
   el.fairCurrent = h("div", { class: "fair-current" });

@@ -3,9 +3,9 @@
 // its own to step back onto, then asks) and closing or reloading the tab (the browser's own
 // prompt). A link to the rules opens them over the table instead. `page` is the table page.
 
-import { t } from "../i18n.js";
-import { navigate } from "../ui.js";
-import { inMatch, table } from "../state.js";
+import { t } from "../lib/i18n.js";
+import { navigate } from "../lib/ui.js";
+import { inMatch, table } from "./state.js";
 import { confirmDialog } from "./dialog.js";
 import { openRules } from "./rulesheet.js";
 

@@ -2,12 +2,12 @@
 // and the log of the round's last plays (and the last phrases said); and the words a screen
 // reader hears for a play.
 
-import { h } from "../dom.js";
-import { t, num } from "../i18n.js";
-import { recordUrl } from "../api.js";
-import { cardName, cardTag, cardTags, signedTag } from "../cards.js";
-import { sideCount } from "../variants.js";
-import { mySide, table, view } from "../state.js";
+import { h } from "../lib/dom.js";
+import { t, num } from "../lib/i18n.js";
+import { recordUrl } from "../lib/api.js";
+import { cardName, cardTag, cardTags, signedTag } from "../lib/cards.js";
+import { sideCount } from "../lib/variants.js";
+import { mySide, table, view } from "./state.js";
 import { seatName, sideName } from "./names.js";
 import { renderSaidLog } from "./phrases.js";
 

@@ -1,11 +1,11 @@
 // Names at the table, in the page's language: a seat ("You", a nickname, a bot), a side
 // ("You", a player, or both partners), and the small icons the regions share.
 
-import { s } from "../dom.js";
-import { t } from "../i18n.js";
-import { playerName } from "../ui.js";
-import { sideOf } from "../variants.js";
-import { table } from "../state.js";
+import { s } from "../lib/dom.js";
+import { t } from "../lib/i18n.js";
+import { playerName } from "../lib/ui.js";
+import { sideOf } from "../lib/variants.js";
+import { table } from "./state.js";
 
 export function seatName(st, seat) {
   if (seat === st.seat) return t("seat.you");

@@ -5,13 +5,13 @@
 // the record and its replay; who resigned). Buttons act through data-action ("ready", "close-overlay", "rematch",
 // "fair-details", "nav").
 
-import { h } from "../dom.js";
-import { t, num } from "../i18n.js";
-import { recordUrl } from "../api.js";
-import { playerName } from "../ui.js";
-import { signedNumber, signedTag } from "../cards.js";
-import { roundBreakdown } from "../scoring.js";
-import { mySide, myTurn, nextRoundInfo, readied, table, view } from "../state.js";
+import { h } from "../lib/dom.js";
+import { t, num } from "../lib/i18n.js";
+import { recordUrl } from "../lib/api.js";
+import { playerName } from "../lib/ui.js";
+import { signedNumber, signedTag } from "../lib/cards.js";
+import { roundBreakdown } from "../lib/scoring.js";
+import { mySide, myTurn, nextRoundInfo, readied, table, view } from "./state.js";
 import { breakdownTable } from "./breakdown.js";
 import { seatName, sideName, trophy } from "./names.js";
 import { verdictDetail, verdictTitle } from "./fairpanel.js";

@@ -7,11 +7,11 @@
 // through data-action ("say-toggle", "say-close", "say", "react", "mute-seat",
 // "hide-phrases"); bots never talk, so they have no mute.
 
-import { h, s } from "../dom.js";
-import { t, num } from "../i18n.js";
-import { announce, playerName } from "../ui.js";
-import { loadPrefs, savePrefs } from "../prefs.js";
-import { table } from "../state.js";
+import { h, s } from "../lib/dom.js";
+import { t, num } from "../lib/i18n.js";
+import { announce, playerName } from "../lib/ui.js";
+import { loadPrefs, savePrefs } from "../lib/prefs.js";
+import { table } from "./state.js";
 import {
   BUBBLE_MS, PHRASES, REACTIONS, bubbleOf, canSay, gapLeft, sayPanel, saySent, sayingsLeft,
   setMutedSeats, setPhrasesHidden, shown,

@@ -5,11 +5,11 @@
 // came with (state.playMessage). Reached through events.js and keyboard.js; `page` is the
 // table page (table.js).
 
-import { t } from "../i18n.js";
-import { cardName } from "../cards.js";
-import * as S from "../state.js";
-import * as motion from "../motion.js";
-import { announce, toast } from "../ui.js";
+import { t } from "../lib/i18n.js";
+import { cardName } from "../lib/cards.js";
+import * as S from "./state.js";
+import * as motion from "./motion.js";
+import { announce, toast } from "../lib/ui.js";
 
 export function activate(page, card) {
   const st = page.st;

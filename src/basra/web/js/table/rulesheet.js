@@ -1,10 +1,10 @@
 // The rules over the table: the variant's rules (rules.js) in a dialog sheet, so looking
 // them up mid-match leaves the game where it is.
 
-import { h } from "../dom.js";
-import { t } from "../i18n.js";
-import { variantNames } from "../variants.js";
-import { rulesSections } from "../rules.js";
+import { h } from "../lib/dom.js";
+import { t } from "../lib/i18n.js";
+import { variantNames } from "../lib/variants.js";
+import { rulesSections } from "../pages/rules.js";
 import { openDialog } from "./dialog.js";
 
 export function openRules(variant) {

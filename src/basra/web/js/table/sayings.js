@@ -5,7 +5,7 @@
 // (the gap between two), the seats this player muted and whether a spectator hid them all.
 // The limits are the server's (GET /api/variants: limits.sayings_per_match, saying_gap_ms).
 
-import { limits } from "../variants.js";
+import { limits } from "../lib/variants.js";
 
 /** The fixed lists (docs/PROTOCOL.md): the ids the server knows, in the order shown, as
  * GET /api/variants lists them (limits.phrases, limits.reactions); the words and the

@@ -3,11 +3,11 @@
 // line, pile, the turn clock, the Say button and its bubble; a spectator's marker and Hide
 // phrases).
 
-import { h, s } from "../dom.js";
-import { t, num } from "../i18n.js";
-import { playerName } from "../ui.js";
-import { sideOf } from "../variants.js";
-import { mySide, myTurn, table, view } from "../state.js";
+import { h, s } from "../lib/dom.js";
+import { t, num } from "../lib/i18n.js";
+import { playerName } from "../lib/ui.js";
+import { sideOf } from "../lib/variants.js";
+import { mySide, myTurn, table, view } from "./state.js";
 import { botIcon, eyeIcon, pileIcon, seatName } from "./names.js";
 import { clockInfo } from "./clock.js";
 import { sayBubble, sayButton } from "./phrases.js";

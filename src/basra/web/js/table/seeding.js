@@ -5,10 +5,10 @@
 // for the round. The player's own text goes into every part after it is set. `ctrl` is the
 // table page: its state (ctrl.st), evidence (ctrl.ev) and socket.
 
-import { t, num } from "../i18n.js";
-import { toast } from "../ui.js";
-import { cleanText, freshPart, ownTextBytes } from "../fairness.js";
-import { partDue, partIn, partSent, pendingRound, saidReady, table } from "../state.js";
+import { t, num } from "../lib/i18n.js";
+import { toast } from "../lib/ui.js";
+import { cleanText, freshPart, ownTextBytes } from "../lib/fairness.js";
+import { partDue, partIn, partSent, pendingRound, saidReady, table } from "./state.js";
 
 /** Send a fresh part for `round`; false when the socket is not open. */
 export function sendPart(ctrl, round) {

@@ -4,10 +4,10 @@
 // floor are marked (data-hint) until the player plays, and the announcer says it. The
 // buttons act through data-action ("resign", "hint"); `page` is the table page.
 
-import { h } from "../dom.js";
-import { t } from "../i18n.js";
-import { cardName } from "../cards.js";
-import { canPlay, hintAsked, inMatch, table } from "../state.js";
+import { h } from "../lib/dom.js";
+import { t } from "../lib/i18n.js";
+import { cardName } from "../lib/cards.js";
+import { canPlay, hintAsked, inMatch, table } from "./state.js";
 import { confirmDialog } from "./dialog.js";
 
 export async function resign(page) {

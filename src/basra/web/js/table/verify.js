@@ -3,11 +3,11 @@
 // commitment as first seen and the parts it sent (the evidence). When it missed part of a
 // round (it was not open for all of it) it checks against the match record.
 
-import { api } from "../api.js";
-import { announce } from "../ui.js";
-import { variantOf } from "../variants.js";
-import { verifyRound } from "../fairness.js";
-import { table, verified } from "../state.js";
+import { api } from "../lib/api.js";
+import { announce } from "../lib/ui.js";
+import { variantOf } from "../lib/variants.js";
+import { verifyRound } from "../lib/fairness.js";
+import { table, verified } from "./state.js";
 import { verdictTitle } from "./fairpanel.js";
 
 async function verifyOne(ctrl, r) {

@@ -3,13 +3,13 @@
 // stay with it). An account already signed in is told so. Links to making an account and
 // back to the lobby.
 
-import { h, replace } from "./dom.js";
-import { t } from "./i18n.js";
-import { cachedMe, me, signInWithPassword } from "./api.js";
-import { passkeyError, passkeysSupported, signInWithPasskey } from "./passkey.js";
-import { announce, errorText, link, loadStyle, navigate, nextPath, spinner, toast } from "./ui.js";
+import { h, replace } from "../lib/dom.js";
+import { t } from "../lib/i18n.js";
+import { cachedMe, me, signInWithPassword } from "../lib/api.js";
+import { passkeyError, passkeysSupported, signInWithPasskey } from "../lib/passkey.js";
+import { announce, errorText, link, loadStyle, navigate, nextPath, spinner, toast } from "../lib/ui.js";
 
-const STYLE = new URL("../css/account.css", import.meta.url);
+const STYLE = new URL("../../css/account.css", import.meta.url);
 
 export function mount(container) {
   const page = new SignIn(container);

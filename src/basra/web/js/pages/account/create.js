@@ -4,12 +4,12 @@
 // passkey offer, or back to `?next=`. `page` is the account page (account.js): its drafts,
 // errors, busy, input(), errorLine() and act().
 
-import { h } from "../dom.js";
-import { t } from "../i18n.js";
-import { createAccount, signIn } from "../api.js";
-import { passkeysSupported } from "../passkey.js";
-import { limits } from "../variants.js";
-import { announce, link, navigate, nextPath, toast, withNext } from "../ui.js";
+import { h } from "../../lib/dom.js";
+import { t } from "../../lib/i18n.js";
+import { createAccount, signIn } from "../../lib/api.js";
+import { passkeysSupported } from "../../lib/passkey.js";
+import { limits } from "../../lib/variants.js";
+import { announce, link, navigate, nextPath, toast, withNext } from "../../lib/ui.js";
 
 /** A labelled field: its label, its input (`attrs`, from page.input) and a hint under it
  * (the account page's forms use it too). */

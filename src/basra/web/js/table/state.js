@@ -4,12 +4,12 @@
 // state, an error that needs no change) returns the very same object. The page keeps one
 // state, replaces it with what these functions return, and redraws (docs/BROWSER.md).
 
-import { sideOf } from "./variants.js";
-import { awayReported, receiveHint } from "./table/asides.js";
-import { initialSayings, receiveSaid, sayRefused } from "./table/sayings.js";
-import { floorOrder } from "./table/laid.js";
+import { sideOf } from "../lib/variants.js";
+import { awayReported, receiveHint } from "./asides.js";
+import { initialSayings, receiveSaid, sayRefused } from "./sayings.js";
+import { floorOrder } from "./laid.js";
 
-export { awayDismissed, awayReported, hintAsked, nextRoundInfo } from "./table/asides.js";
+export { awayDismissed, awayReported, hintAsked, nextRoundInfo } from "./asides.js";
 export { floorOrder };
 
 /** The state of a table page before the server has said anything. `knownSeat` is the seat

@@ -1,11 +1,11 @@
 // Your finished matches, newest first, each with its replay and its record to download; a
 // rated one with the "Rated" tag and your rating change.
 
-import { h, replace } from "./dom.js";
-import { t, num, dateTime } from "./i18n.js";
-import { api, me, recordUrl } from "./api.js";
-import { sideOf } from "./variants.js";
-import { link, playerName, ratedMarks, spinner } from "./ui.js";
+import { h, replace } from "../lib/dom.js";
+import { t, num, dateTime } from "../lib/i18n.js";
+import { api, me, recordUrl } from "../lib/api.js";
+import { sideOf } from "../lib/variants.js";
+import { link, playerName, ratedMarks, spinner } from "../lib/ui.js";
 
 export function mount(container) {
   let matches = null;

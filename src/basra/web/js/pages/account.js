@@ -8,17 +8,17 @@
 // What a stolen token must not do asks for a fresh proof first (guard.js).
 // Each part is redrawn on its own, so what is typed in one survives a change in another.
 
-import { h, replace } from "./dom.js";
-import { t, num, dateTime } from "./i18n.js";
-import { api, download, forgetPlayer, me, rename, session, signOut } from "./api.js";
-import { addPasskey, deviceName, passkeyError, passkeysSupported } from "./passkey.js";
-import { limits, variantNames } from "./variants.js";
-import { announce, errorText, link, loadStyle, navigate, spinner, toast } from "./ui.js";
-import { confirmDialog } from "./table/dialog.js";
-import { everywhereDialog, withProof } from "./guard.js";
+import { h, replace } from "../lib/dom.js";
+import { t, num, dateTime } from "../lib/i18n.js";
+import { api, download, forgetPlayer, me, rename, session, signOut } from "../lib/api.js";
+import { addPasskey, deviceName, passkeyError, passkeysSupported } from "../lib/passkey.js";
+import { limits, variantNames } from "../lib/variants.js";
+import { announce, errorText, link, loadStyle, navigate, spinner, toast } from "../lib/ui.js";
+import { confirmDialog } from "../table/dialog.js";
+import { everywhereDialog, withProof } from "./account/guard.js";
 import { field, guestView } from "./account/create.js";
 
-const STYLES = ["../css/account.css", "../css/overlay.css"].map((path) => new URL(path, import.meta.url));
+const STYLES = ["../../css/account.css", "../../css/overlay.css"].map((path) => new URL(path, import.meta.url));
 const PARTS = ["top", "name", "ratings", "passkeys", "password", "sessions", "data", "danger"];
 
 export function mount(container) {

@@ -6,14 +6,14 @@
 // place (dom.morph), so focus and scrolling stay. Links to Basra TV, and to the lobby when
 // nothing is being played.
 
-import { h, morph, replace, s } from "./dom.js";
-import { num, t } from "./i18n.js";
-import * as apiModule from "./api.js";
-import { loadPrefs, savePrefs } from "./prefs.js";
-import { sideCount, sideOf, variantOf } from "./variants.js";
-import { loadStyle, navigate, playerName, spinner } from "./ui.js";
+import { h, morph, replace, s } from "../lib/dom.js";
+import { num, t } from "../lib/i18n.js";
+import * as apiModule from "../lib/api.js";
+import { loadPrefs, savePrefs } from "../lib/prefs.js";
+import { sideCount, sideOf, variantOf } from "../lib/variants.js";
+import { loadStyle, navigate, playerName, spinner } from "../lib/ui.js";
 
-const STYLE = new URL("../css/live.css", import.meta.url);
+const STYLE = new URL("../../css/live.css", import.meta.url);
 /** How often the list is asked for while the page is visible (the server's answer is at most
  * about a second old). */
 export const POLL_MS = 3000;

@@ -10,36 +10,36 @@
 // Phrases: table/phrases.js. Basra TV mounts it with `tv: true` (a spectator, no rematch
 // followed, `onEnd`).
 
-import { morph, reducedMotion } from "./dom.js";
-import { t } from "./i18n.js";
-import { me, session, sessionEnded } from "./api.js";
-import * as S from "./state.js";
-import { TableSocket } from "./socket.js";
+import { morph, reducedMotion } from "../lib/dom.js";
+import { t } from "../lib/i18n.js";
+import { me, session, sessionEnded } from "../lib/api.js";
+import * as S from "../table/state.js";
+import { TableSocket } from "../lib/socket.js";
 import { resumeQuickMatch } from "./quick.js";
-import * as motion from "./motion.js";
-import { announce, errorText, navigate, toast } from "./ui.js";
-import { Evidence } from "./table/evidence.js";
-import { buildLayout } from "./table/layout.js";
-import { bannerSecond, renderBanner } from "./table/banner.js";
-import { renderHead, renderScorebar } from "./table/head.js";
-import { renderMe, renderOpponents } from "./table/seats.js";
-import { renderFloor, renderStock } from "./table/floor.js";
-import { DEAL_CARD_DELAY, renderCenter } from "./table/center.js";
-import { renderChoice, renderHand } from "./table/hand.js";
-import { playText, renderLog, renderScores } from "./table/log.js";
-import { renderOverlay } from "./table/overlay.js";
-import { renderFairCurrent, renderFairResults } from "./table/fairpanel.js";
-import { bindEvents } from "./table/events.js";
-import { startClock } from "./table/clock.js";
-import { ready, seedRound } from "./table/seeding.js";
-import { verifyRevealed } from "./table/verify.js";
-import { awayText, botPlayed, hiddenState, renderAway, tellHidden } from "./table/away.js";
-import { hintText, markHint } from "./table/tools.js";
-import { cue, markTurn } from "./table/alerts.js";
-import { muted, setMuted } from "./table/sound.js";
-import { guardLeaving } from "./table/leave.js";
-import { openRules } from "./table/rulesheet.js";
-import { heard, keptSayings, renderSay } from "./table/phrases.js";
+import * as motion from "../table/motion.js";
+import { announce, errorText, navigate, toast } from "../lib/ui.js";
+import { Evidence } from "../table/evidence.js";
+import { buildLayout } from "../table/layout.js";
+import { bannerSecond, renderBanner } from "../table/banner.js";
+import { renderHead, renderScorebar } from "../table/head.js";
+import { renderMe, renderOpponents } from "../table/seats.js";
+import { renderFloor, renderStock } from "../table/floor.js";
+import { DEAL_CARD_DELAY, renderCenter } from "../table/center.js";
+import { renderChoice, renderHand } from "../table/hand.js";
+import { playText, renderLog, renderScores } from "../table/log.js";
+import { renderOverlay } from "../table/overlay.js";
+import { renderFairCurrent, renderFairResults } from "../table/fairpanel.js";
+import { bindEvents } from "../table/events.js";
+import { startClock } from "../table/clock.js";
+import { ready, seedRound } from "../table/seeding.js";
+import { verifyRevealed } from "../table/verify.js";
+import { awayText, botPlayed, hiddenState, renderAway, tellHidden } from "../table/away.js";
+import { hintText, markHint } from "../table/tools.js";
+import { cue, markTurn } from "../table/alerts.js";
+import { muted, setMuted } from "../table/sound.js";
+import { guardLeaving } from "../table/leave.js";
+import { openRules } from "../table/rulesheet.js";
+import { heard, keptSayings, renderSay } from "../table/phrases.js";
 
 /** Each region of the layout (its key in buildLayout's elements) and its renderer, in the
  * order the redraw builds them; every renderer is (state, ctx) => the region's new content

@@ -3,13 +3,13 @@
 // played a rated game in the last 30 days). A tab per variant; each row links to the
 // player's profile.
 
-import { h, replace } from "./dom.js";
-import { num, t } from "./i18n.js";
-import * as apiModule from "./api.js";
-import { defaultVariant, variantNames } from "./variants.js";
-import { link, loadStyle, setPageTitle, spinner } from "./ui.js";
+import { h, replace } from "../lib/dom.js";
+import { num, t } from "../lib/i18n.js";
+import * as apiModule from "../lib/api.js";
+import { defaultVariant, variantNames } from "../lib/variants.js";
+import { link, loadStyle, setPageTitle, spinner } from "../lib/ui.js";
 
-const STYLE = new URL("../css/profile.css", import.meta.url);
+const STYLE = new URL("../../css/profile.css", import.meta.url);
 
 function myUsername() {
   const mine = typeof apiModule.cachedMe === "function" ? apiModule.cachedMe() : null;

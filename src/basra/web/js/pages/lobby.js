@@ -8,15 +8,15 @@
 // The page is built once; each part is redrawn on its own (the name line, the options, the
 // buttons), so what is typed in one part survives any change in another.
 
-import { h, replace } from "./dom.js";
-import { t } from "./i18n.js";
-import { api, me, rename, session, signIn } from "./api.js";
-import { cardFace } from "./cards.js";
-import { botLevels, defaultVariant, limits, seatingKey, variantNames, variantOf } from "./variants.js";
-import { loadPrefs, savePrefs } from "./prefs.js";
+import { h, replace } from "../lib/dom.js";
+import { t } from "../lib/i18n.js";
+import { api, me, rename, session, signIn } from "../lib/api.js";
+import { cardFace } from "../lib/cards.js";
+import { botLevels, defaultVariant, limits, seatingKey, variantNames, variantOf } from "../lib/variants.js";
+import { loadPrefs, savePrefs } from "../lib/prefs.js";
 import { QuickMatch, takeRequeued } from "./quick.js";
 import { PrivateTable } from "./private.js";
-import { announce, errorText, link, navigate, toast, spinner } from "./ui.js";
+import { announce, errorText, link, navigate, toast, spinner } from "../lib/ui.js";
 
 /** The bot level offered first, when the player has not chosen one. */
 const FIRST_LEVEL = "medium";

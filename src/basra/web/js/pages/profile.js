@@ -4,14 +4,14 @@
 // (each with its replay and its record to download, rivals that are accounts linked to
 // their profiles).
 
-import { h, replace, s } from "./dom.js";
-import { currentLanguage, isRTL, num, t } from "./i18n.js";
-import * as apiModule from "./api.js";
-import { signedNumber } from "./cards.js";
-import { variantNames } from "./variants.js";
-import { fill, link, loadStyle, playerName, ratedMarks, setPageTitle, spinner } from "./ui.js";
+import { h, replace, s } from "../lib/dom.js";
+import { currentLanguage, isRTL, num, t } from "../lib/i18n.js";
+import * as apiModule from "../lib/api.js";
+import { signedNumber } from "../lib/cards.js";
+import { variantNames } from "../lib/variants.js";
+import { fill, link, loadStyle, playerName, ratedMarks, setPageTitle, spinner } from "../lib/ui.js";
 
-const STYLE = new URL("../css/profile.css", import.meta.url);
+const STYLE = new URL("../../css/profile.css", import.meta.url);
 
 /** Intl's locale for the page's language, with Latin digits as everywhere on the site. */
 export function locale() {

@@ -4,10 +4,10 @@
 // for accounts: a guest is offered to make one (/account?next=/join/CODE), and comes back
 // here to take the seat once it is made.
 
-import { h, replace } from "./dom.js";
-import { t } from "./i18n.js";
-import { api, me, signIn } from "./api.js";
-import { errorText, link, navigate, spinner } from "./ui.js";
+import { h, replace } from "../lib/dom.js";
+import { t } from "../lib/i18n.js";
+import { api, me, signIn } from "../lib/api.js";
+import { errorText, link, navigate, spinner } from "../lib/ui.js";
 
 export function mount(container, params) {
   let alive = true;

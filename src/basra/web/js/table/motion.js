@@ -4,12 +4,12 @@
 // prefers-reduced-motion, where a basra still shows, as a banner that stands still. `page` is the table page (table.js): its regions (page.el) and
 // its state (page.st); `prev` the game state before the one on screen.
 
-import { h, reducedMotion } from "./dom.js";
-import { t, num, isRTL } from "./i18n.js";
-import { cardFace } from "./cards.js";
-import { sideOf } from "./variants.js";
+import { h, reducedMotion } from "../lib/dom.js";
+import { t, num, isRTL } from "../lib/i18n.js";
+import { cardFace } from "../lib/cards.js";
+import { sideOf } from "../lib/variants.js";
 import { mySide, table, view } from "./state.js";
-import { seatName } from "./table/names.js";
+import { seatName } from "./names.js";
 
 function rectOf(el) {
   const r = el.getBoundingClientRect();

@@ -3,11 +3,11 @@
 // one by its code or its whole invite link. What is typed in the code field and the Rated
 // box are kept across every redraw of the box.
 
-import { h, replace } from "./dom.js";
-import { t } from "./i18n.js";
-import { api } from "./api.js";
-import { variantOf } from "./variants.js";
-import { errorText, link, spinner } from "./ui.js";
+import { h, replace } from "../lib/dom.js";
+import { t } from "../lib/i18n.js";
+import { api } from "../lib/api.js";
+import { variantOf } from "../lib/variants.js";
+import { errorText, link, spinner } from "../lib/ui.js";
 
 /** The private-table box of a lobby: `lobby` gives player, variant, level, busy, parts,
  * seatingOf(), tableOptions(), act(), open(). */

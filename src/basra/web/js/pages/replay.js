@@ -6,24 +6,24 @@
 // into the page (dom.morph), the buttons act through data-action on one click handler, so
 // the focus stays where it was. The pieces are in js/replay/.
 
-import { h, morph } from "./dom.js";
-import { t, num } from "./i18n.js";
-import { announce, errorText, link, loadStyle, spinner } from "./ui.js";
-import { roundBreakdown } from "./scoring.js";
-import { sideOf, variantOf } from "./variants.js";
-import { breakdownTable } from "./table/breakdown.js";
-import { fetchReplay } from "./replay/data.js";
-import * as model from "./replay/model.js";
-import { seatLabel, sideLabel, tableState } from "./replay/adapter.js";
-import { renderBoard, renderScore, stepWords } from "./replay/board.js";
-import { keyAction, keyOwnedByTarget, placeWords, renderControls, swipe } from "./replay/nav.js";
-import { renderPlays } from "./replay/plays.js";
-import { renderProof, verifyAll } from "./replay/proof.js";
-import { AnalysisWatch, doneAnalysis, renderAnalysisPanel, renderStepAnalysis } from "./replay/analysis.js";
-import { stepAt } from "./replay/graph.js";
-import { fileOpener } from "./replay/opener.js";
+import { h, morph } from "../lib/dom.js";
+import { t, num } from "../lib/i18n.js";
+import { announce, errorText, link, loadStyle, spinner } from "../lib/ui.js";
+import { roundBreakdown } from "../lib/scoring.js";
+import { sideOf, variantOf } from "../lib/variants.js";
+import { breakdownTable } from "../table/breakdown.js";
+import { fetchReplay } from "../replay/data.js";
+import * as model from "../replay/model.js";
+import { seatLabel, sideLabel, tableState } from "../replay/adapter.js";
+import { renderBoard, renderScore, stepWords } from "../replay/board.js";
+import { keyAction, keyOwnedByTarget, placeWords, renderControls, swipe } from "../replay/nav.js";
+import { renderPlays } from "../replay/plays.js";
+import { renderProof, verifyAll } from "../replay/proof.js";
+import { AnalysisWatch, doneAnalysis, renderAnalysisPanel, renderStepAnalysis } from "../replay/analysis.js";
+import { stepAt } from "../replay/graph.js";
+import { fileOpener } from "../replay/opener.js";
 
-const STYLES = ["../css/table.css", "../css/replay.css"].map((path) => new URL(path, import.meta.url));
+const STYLES = ["../../css/table.css", "../../css/replay.css"].map((path) => new URL(path, import.meta.url));
 
 export function mount(container, params) {
   const id = String(params.id || "");

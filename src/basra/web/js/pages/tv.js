@@ -6,15 +6,15 @@
 // live, the page says so and looks again every few seconds. The bar over the table says
 // what is on and what comes next (read out politely).
 
-import { h, morph, replace } from "./dom.js";
-import { num, t } from "./i18n.js";
-import * as apiModule from "./api.js";
-import { announce, loadStyle, navigate, playerName } from "./ui.js";
+import { h, morph, replace } from "../lib/dom.js";
+import { num, t } from "../lib/i18n.js";
+import * as apiModule from "../lib/api.js";
+import { announce, loadStyle, navigate, playerName } from "../lib/ui.js";
 import * as tablePage from "./table.js";
 import { tvIcon } from "./live.js";
 
 /** The table's looks (main.js loads the same for /table/ID) and the TV bar's. */
-const STYLES = ["../css/table.css", "../css/overlay.css", "../css/phrases.css", "../css/live.css"]
+const STYLES = ["../../css/table.css", "../../css/overlay.css", "../../css/phrases.css", "../../css/live.css"]
   .map((path) => new URL(path, import.meta.url));
 /** How long a finished match's result stays up before the next one comes on. */
 export const RESULT_MS = 6000;

@@ -2,10 +2,10 @@
 // whether the search is rated (an account's) or casual (a guest's), the bot offer, cancelling; and the hand-over from a table whose matched opponent never
 // came (requeued: the lobby opens waiting on the new ticket).
 
-import { h, replace } from "./dom.js";
-import { t } from "./i18n.js";
-import { api } from "./api.js";
-import { errorText, fill, link, navigate, toast, spinner } from "./ui.js";
+import { h, replace } from "../lib/dom.js";
+import { t } from "../lib/i18n.js";
+import { api } from "../lib/api.js";
+import { errorText, fill, link, navigate, toast, spinner } from "../lib/ui.js";
 
 const REQUEUED = "basra.requeued";
 /** A long poll's seconds: the server answers sooner on a match or when a bot is offered. The

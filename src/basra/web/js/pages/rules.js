@@ -3,12 +3,12 @@
 // from the server's rule book (GET /api/variants) so the page and the game cannot disagree.
 // The sections are also the sheet the table opens over the game (table/rulesheet.js).
 
-import { h, replace } from "./dom.js";
-import { t, num } from "./i18n.js";
-import { cardFace, cardLabel } from "./cards.js";
-import { lineSpec, powerCardsShown, variantNames, variantOf } from "./variants.js";
-import { savePrefs, loadPrefs } from "./prefs.js";
-import { link, navigate } from "./ui.js";
+import { h, replace } from "../lib/dom.js";
+import { t, num } from "../lib/i18n.js";
+import { cardFace, cardLabel } from "../lib/cards.js";
+import { lineSpec, powerCardsShown, variantNames, variantOf } from "../lib/variants.js";
+import { savePrefs, loadPrefs } from "../lib/prefs.js";
+import { link, navigate } from "../lib/ui.js";
 
 export function mount(container, params) {
   const render = () => draw(container, params.variant);

@@ -6,12 +6,12 @@
 // the passkeys other devices added and offers to remove them first (ticked: the ones added
 // since this device signed in), since a passkey outlives every session.
 
-import { h } from "./dom.js";
-import { t, dateTime } from "./i18n.js";
-import { request, session } from "./api.js";
-import { credentialJson, deviceName, passkeyError, passkeysSupported, requestOptions } from "./passkey.js";
-import { announce } from "./ui.js";
-import { openDialog } from "./table/dialog.js";
+import { h } from "../../lib/dom.js";
+import { t, dateTime } from "../../lib/i18n.js";
+import { request, session } from "../../lib/api.js";
+import { credentialJson, deviceName, passkeyError, passkeysSupported, requestOptions } from "../../lib/passkey.js";
+import { announce } from "../../lib/ui.js";
+import { openDialog } from "../../table/dialog.js";
 
 /** `fn()`, and once more after a proof if the server asks for one (`player`: the account,
  * to know what it can prove with). A proof refused or cancelled: the server's error. */

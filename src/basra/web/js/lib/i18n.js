@@ -13,7 +13,7 @@ const listeners = new Set();
 
 async function fetchCatalogue(code) {
   // Relative to this module, so a versioned static prefix (/static/v<hash>/) carries over.
-  const response = await fetch(new URL(`../i18n/${code}.json`, import.meta.url));
+  const response = await fetch(new URL(`../../i18n/${code}.json`, import.meta.url));
   if (!response.ok) throw new Error(`catalogue ${code}: ${response.status}`);
   return response.json();
 }
