@@ -2,8 +2,9 @@
 temporary directory (SQLite unless a database URL is given), ready before it is used, and
 stopped afterwards whatever happens; :class:`Held`, what a benchmark's client holds of its
 table (basra-ws/2: the last ``state`` with every ``played`` message since applied); and
-:class:`RawSocket`, a websocket client that never reads, which tests/server/e2e/test_guard.py
-imports too (pyproject puts ``benchmarks`` on the tests' path)."""
+:class:`RawSocket`, a websocket client that never reads, which
+tests/server/e2e/test_stalled_sockets.py imports too (pyproject puts ``benchmarks`` on the
+tests' path)."""
 
 from __future__ import annotations
 
