@@ -90,7 +90,7 @@ async def fill(data_dir: Path) -> None:
                       "points": points}
             if rated is not None:
                 rated = RatedGame(rated.variant, rated.players, 1.0 if winner == 0 else 0.0)
-            with mock.patch("basra.store.sql.now", lambda: at):
+            with mock.patch("basra.store.sql.tables.now", lambda: at):
                 await store.finish_table(table_id, result, rated)
 
         def seats(rival: str | None) -> list[SeatRow]:
@@ -357,6 +357,21 @@ def test_an_unknown_variant_is_said_so(players: list[Player], browser: Browser,
     assert page.inner_text(".field-error") == texts["leaderboard.unknown"].replace(
         "{name}", "chess")
     assert page.locator(".variant-tabs .tab").count() == 4
+    no_errors(p)
+
+
+def test_an_unknown_leaderboard_is_titled_the_leaderboard(players: list[Player],
+                                                          browser: Browser, server: str) -> None:
+    words = catalogue("en")
+    p = opened(players, browser, server, "phone", "en")
+    page = p.page
+    page.goto(server + "/leaderboard/poker")
+    page.wait_for_selector(".leaderboard-page .field-error")
+    assert page.title() == words["page.title.leaderboard"]
+    page.goto(server + "/leaderboard/egyptian")
+    page.wait_for_function("title => document.title === title",
+                           arg=words["leaderboard.page_title"].format(
+                               variant=words["variant.egyptian.name"]))
     no_errors(p)
 
 

@@ -26,7 +26,7 @@ from datetime import datetime, timedelta
 
 from basra.game.engine import Match
 from basra.server.config import RatedRules
-from basra.store.base import Store
+from basra.store.ports import Store
 
 DAY = timedelta(days=1)
 

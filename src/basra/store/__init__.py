@@ -1,4 +1,5 @@
-"""The server's durable store: the interface (:mod:`.base`) and the factory that picks a back end.
+"""The server's durable store: its ports (:mod:`.ports`), rows (:mod:`.base`) and the factory
+that picks a back end.
 
 >>> store = open_store("postgresql://basra@db.example:5432/basra")
 >>> store
@@ -12,7 +13,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from basra.store.base import Store, StoreError
+from basra.store.base import StoreError
+from basra.store.ports import Store
 from basra.store.sql import SqlStore
 from basra.store.urls import Database, database
 

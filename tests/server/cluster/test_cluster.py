@@ -24,7 +24,7 @@ from websockets.exceptions import ConnectionClosed, InvalidHandshake
 
 from basra.match.records import parse_record
 from basra.match.replay import verify
-from basra.server.cluster.fence import FencedStore, LeaseLost
+from basra.server.cluster.fence import FencedTables, LeaseLost
 from basra.server.cluster.leases import Leases
 from basra.store import open_store
 from basra.store.base import PlayRow, SeatRow, TableRow
@@ -94,8 +94,8 @@ def test_a_node_that_lost_its_lease_cannot_store_a_play(tmp_path: Path) -> None:
         a = Leases(redis, "node-a", ttl=0.5, prefix=keys)
         b = Leases(redis, "node-b", ttl=0.5, prefix=keys)
         fenced: list[tuple[str, str]] = []
-        on_a = FencedStore(store, a, lambda t: fenced.append(("a", t)))
-        on_b = FencedStore(store, b, lambda t: fenced.append(("b", t)))
+        on_a = FencedTables(store, a, lambda t: fenced.append(("a", t)))
+        on_b = FencedTables(store, b, lambda t: fenced.append(("b", t)))
 
         def play(index: int, card: str) -> PlayRow:
             return PlayRow(1, index, (index - 1) % 2, card, (), False, datetime.now(UTC))

@@ -18,7 +18,7 @@ from basra.match.records import parse_record
 from basra.server.reads import analyses as module
 from basra.server.wire.errors import ApiError, status_of
 from basra.store import open_store
-from basra.store.base import Store
+from basra.store.ports import Store
 from server_harness import bot_table, new_guest, over, play_out, serve
 from store.test_store import bot_table as stored_table
 from store_helpers import backend, url  # noqa: F401  (the url fixture and its back ends)

@@ -9,7 +9,7 @@ its leases lapse, and a surviving node takes the table over (:mod:`~basra.server
 The owner also knows locally until when its lease is certainly its own: the moment it last
 sent a renewal that succeeded, plus the time to live, less a margin for clock drift between
 this process and Redis. :meth:`Leases.holds` answers from that alone (no round trip), and
-every write a table makes asks it first (:class:`~basra.server.cluster.fence.FencedStore`): a node
+every write a table makes asks it first (:class:`~basra.server.cluster.fence.FencedTables`): a node
 that lost its lease (paused, cut off from Redis) stops writing before another node may
 begin. The store's unique (table, round, index) key is the last fence: of two writers of
 one play, the second is refused.

@@ -39,7 +39,8 @@ from basra.server.config import Settings
 from basra.server.ids import new_id
 from basra.server.origin import site_origin
 from basra.server.wire.errors import Refusal
-from basra.store.base import ChallengeRow, PasskeyRow, PlayerRow, Store
+from basra.store.base import ChallengeRow, PasskeyRow, PlayerRow
+from basra.store.ports import Store
 
 RP_NAME = "Basra"
 PASSKEYS_MAX = 30
@@ -52,7 +53,7 @@ DEFAULT_NAME = "Passkey"
 
 Purpose = Literal["register", "sign-in", "prove"]
 """What a challenge is for: adding a passkey, signing in, or proving who one is (a fresh
-proof, :func:`basra.server.identity.accounts.require_proof`)."""
+proof, :func:`basra.server.identity.sessions.require_proof`)."""
 
 
 class PasskeyError(Refusal):

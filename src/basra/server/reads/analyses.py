@@ -26,7 +26,7 @@ from basra.match.analysis import Analysis, Position, Values, positions
 from basra.match.records import MatchRecord
 from basra.server.wire.errors import ApiError
 from basra.server.wire.server_messages import dumps
-from basra.store.base import Store
+from basra.store.ports import Store
 
 if TYPE_CHECKING:
     from basra.workers.service import BotService

@@ -20,7 +20,8 @@ from collections import OrderedDict
 from basra.server.config import Settings
 from basra.server.reads.once import Once
 from basra.server.table.actor import Table
-from basra.store.base import Store, TableLog
+from basra.store.base import TableLog
+from basra.store.ports import Store
 
 KEPT = 256
 """Finished tables kept rebuilt (a few hundred KB each at most)."""

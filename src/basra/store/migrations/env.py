@@ -1,7 +1,7 @@
 """Alembic's environment: run the migrations on the connection the store hands over.
 
 The store opens the connection, takes the migration lock and begins the transaction
-(:func:`basra.store.sql.migrate`); this file only runs the migrations inside it. There is
+(:func:`basra.store.sql.engine.migrate`); this file only runs the migrations inside it. There is
 no offline (``--sql``) mode and no URL of its own. Imported as a module (to read its
 docstrings, say) it runs nothing.
 """

@@ -13,7 +13,7 @@ from redis.exceptions import RedisError
 
 from basra import __version__
 from basra.server.http.deps import services
-from basra.store.base import Store
+from basra.store.ports import Store
 
 router = APIRouter()
 
@@ -26,7 +26,7 @@ async def health(request: Request) -> dict[str, Any]:
     """Alive, with what the process holds in memory now."""
     held = services(request)
     lobby = held.lobby
-    memory = {"tables": len(lobby.tables) if lobby else 0,
+    memory = {"tables": lobby.statuses().total() if lobby else 0,
               "tickets": lobby.pools.held() if lobby else 0,
               "sockets": sum(held.guards.sockets.open.values()),
               "evicted": lobby.evicted if lobby else 0,

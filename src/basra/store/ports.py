@@ -1,0 +1,232 @@
+"""The store's ports: one protocol per aggregate the server keeps, and their composite.
+
+A consumer asks for the narrowest port it needs: a table's actor only ever writes its own
+table (:class:`TableStore`), the sign-in routes only touch players, sessions and passkeys
+(:class:`IdentityStore`), the profile pages only read (:class:`RatingStore`,
+:class:`HistoryStore`). Narrow ports are what let a decorator wrap one aggregate alone (the
+cluster's fence wraps only :class:`TableStore`) and let a test stand an in-memory table
+store (:class:`basra.store.memory.MemoryTableStore`) in for a database.
+
+:class:`Store` is all of them at once, with the lifecycle: what the composition root opens,
+hands out and closes. Its one implementation is :class:`basra.store.sql.SqlStore`.
+
+They are protocols, not base classes: anything with the methods is one, and nothing
+inherits them. Every write commits before it returns. The rows and the errors they take and
+raise are in :mod:`basra.store.base`.
+"""
+
+from __future__ import annotations
+
+from datetime import datetime
+from typing import Any, Protocol
+
+from basra.store.base import (
+    AccountRow,
+    AnalysisRow,
+    ChallengeRow,
+    HistoryRow,
+    LeaderRow,
+    PasskeyRow,
+    PlayerRow,
+    PlayRecord,
+    PlayRow,
+    RatedGame,
+    RatingPoint,
+    RatingRow,
+    SeatRow,
+    SessionRow,
+    TableLog,
+    TableRow,
+    TableStatus,
+)
+
+
+class TableStore(Protocol):
+    """Tables, their seats, rounds and plays: an append-only log per table that the server
+    replays through the engine to rebuild a table after a restart."""
+
+    async def create_table(self, table: TableRow, seats: list[SeatRow]) -> None: ...
+
+    async def table(self, table_id: str) -> TableRow | None: ...
+
+    async def table_by_code(self, invite_code: str) -> TableRow | None:
+        """The table with this invite code (exactly as stored), whatever its status: the
+        caller decides whether it may still be joined."""
+
+    async def rematch_of(self, table_id: str) -> str | None:
+        """The id of the table made as a rematch of ``table_id``, if any."""
+
+    async def set_status(self, table_id: str, status: TableStatus) -> None: ...
+
+    async def set_seat(self, table_id: str, seat: SeatRow) -> None:
+        """Store a seat's occupant, bot level and client seed (replacing the old row)."""
+
+    async def finish_table(self, table_id: str, result: dict[str, Any],
+                           rated: RatedGame | None = None) -> dict[str, Any]:
+        """Mark a table finished with its result (sets status and finished_at); for a
+        rated match, rate it in the same transaction (:func:`basra.ratings.rate_game`
+        on the ratings as stored then) and add ``ratings`` to the result. Returns the
+        result as stored."""
+
+    async def live_tables(self) -> list[str]:
+        """Ids of tables waiting or playing: the ones to rebuild after a restart."""
+
+    async def load(self, table_id: str) -> TableLog | None:
+        """The table with its seats, rounds and plays (in order)."""
+
+    async def add_round(self, table_id: str, number: int, server_seed: str,
+                        commitment: str) -> None:
+        """A pending round: its server seed is drawn and its commitment published."""
+
+    async def start_round(self, table_id: str, number: int, client_seed: str) -> None:
+        """Fix the round's client seed: the deck is determined from now on."""
+
+    async def add_play(self, table_id: str, play: PlayRow) -> None:
+        """Append a play; raises :class:`~basra.store.base.DuplicatePlay` if (round, index)
+        exists."""
+
+
+class IdentityStore(Protocol):
+    """Players (guests and accounts), their sessions, passkeys and WebAuthn challenges."""
+
+    # players
+    async def create_player(self, player_id: str, nickname: str,
+                            token_hash: str) -> PlayerRow: ...
+
+    async def player_by_token(self, token_hash: str) -> PlayerRow | None:
+        """The player a live session's token names (never a deleted one; an expired
+        session, :data:`~basra.store.base.SESSION_IDLE`, names nobody)."""
+
+    async def touch_session(self, token_hash: str) -> None:
+        """The session was used now (its ``last_seen_at``; callers keep it to the hour)."""
+
+    async def rename_player(self, player_id: str, nickname: str) -> None:
+        """A player's new nickname (the tables they sit at from now on show it)."""
+
+    async def player(self, player_id: str) -> PlayerRow | None: ...
+
+    # accounts
+    async def claim_account(self, player_id: str, username: str,
+                            password_hash: str | None) -> PlayerRow:
+        """Make a guest an account: its username (unique case-insensitively, else
+        :class:`~basra.store.base.UsernameTaken`; looking like no other account's, else
+        :class:`~basra.store.base.UsernameLookalike`) and password hash; its history and
+        sessions stay."""
+
+    async def account(self, username: str) -> AccountRow | None:
+        """The account of this username (any case), if any and not deleted."""
+
+    async def lookalike(self, username: str) -> str | None:
+        """The username of an account (not deleted) that looks like this one (the same
+        :func:`~basra.confusables.lookalike_key`), if any."""
+
+    async def set_password(self, player_id: str, password_hash: str) -> None: ...
+
+    async def delete_account(self, player_id: str) -> None:
+        """Forget the person: name, username, password, sessions, passkeys and ratings
+        go; the matches stay, their seats named :data:`~basra.store.base.DELETED_NAME`."""
+
+    # sessions
+    async def add_session(self, session: SessionRow, token_hash: str) -> None: ...
+
+    async def session_by_token(self, token_hash: str) -> SessionRow | None: ...
+
+    async def sessions(self, player_id: str) -> list[SessionRow]:
+        """The player's sessions, newest first."""
+
+    async def prove_session(self, session_id: str, token_hash: str) -> bool:
+        """Its holder proved who they are now (its ``proved_at``), and it goes on with a new
+        token (hashing to ``token_hash``): a copy of the old one names nobody any more.
+        False if the session is gone."""
+
+    async def revoke_sessions(self, player_id: str, session_id: str | None = None,
+                              keep: str | None = None) -> int:
+        """End one session of the player's (``session_id``), or all of them but ``keep``;
+        how many ended."""
+
+    # passkeys and challenges
+    async def add_passkey(self, passkey: PasskeyRow) -> None: ...
+
+    async def passkey(self, credential_id: str) -> PasskeyRow | None: ...
+
+    async def passkeys(self, player_id: str) -> list[PasskeyRow]: ...
+
+    async def passkey_used(self, credential_id: str, sign_count: int) -> None: ...
+
+    async def remove_passkey(self, player_id: str, credential_id: str) -> bool: ...
+
+    async def put_challenge(self, challenge: ChallengeRow) -> None: ...
+
+    async def take_challenge(self, challenge_id: str) -> ChallengeRow | None:
+        """The challenge, removed (each is answered once); None if unknown. Expired ones
+        are returned too: the caller checks ``expires_at``."""
+
+
+class RatingStore(Protocol):
+    """Players' ratings per variant, as rated matches left them (the rating itself is
+    written by :meth:`TableStore.finish_table`, in the match's finishing transaction)."""
+
+    async def ratings(self, player_id: str) -> list[RatingRow]: ...
+
+    async def rating_history(self, player_id: str, limit: int = 500) -> list[RatingPoint]:
+        """The player's rated matches, oldest first (the last ``limit``)."""
+
+    async def leaderboard(self, variant: str, since: datetime, limit: int = 100,
+                          max_deviation: float = 75.0) -> list[LeaderRow]:
+        """The best-rated accounts of a variant whose deviation is under
+        ``max_deviation`` and who played a rated game since ``since``."""
+
+
+class AnalysisStore(Protocol):
+    """The expert's analyses of finished matches, each run by the one node that claimed it."""
+
+    async def analysis(self, table_id: str) -> AnalysisRow | None:
+        """The stored analysis of a match (done, failed or running), if it was asked for."""
+
+    async def claim_analysis(self, table_id: str, iterations: int, seed: int,
+                             stale_before: datetime) -> str | None:
+        """Take the analysis of ``table_id`` to run it: a new claim's token when no row
+        was there (one is made, ``running``), a ``failed`` row is tried again, or a
+        ``running`` row's ``updated_at`` is before ``stale_before`` (its node died: it is
+        taken over); None when it is done or running elsewhere. Two nodes asking at once:
+        one gets a token."""
+
+    async def update_analysis(self, table_id: str, claim: str, status: str,
+                              analysis: dict[str, Any] | None = None,
+                              message: str | None = None) -> bool:
+        """A running analysis under ``claim`` goes on (``running``: only ``updated_at``
+        moves) or ends (``done`` with the document, ``failed`` with a message). False (and
+        nothing written) when the row is no longer ``running`` under that claim: another
+        node took it over."""
+
+
+class HistoryStore(Protocol):
+    """Finished matches as players' histories read them."""
+
+    async def history(self, player_id: str, limit: int = 50) -> list[HistoryRow]:
+        """The player's finished matches, newest first."""
+
+    async def play_record(self, player_id: str, since: datetime) -> PlayRecord:
+        """How much the player has played: matches finished in all, and rated matches they
+        aborted since ``since``."""
+
+    async def rated_between(self, first: str, second: str, since: datetime) -> int:
+        """Rated matches the two players finished against each other since ``since``."""
+
+
+class Lifecycle(Protocol):
+    """Opening and closing the store, and asking whether it answers."""
+
+    async def open(self) -> None:
+        """Connect and bring the schema up to date (Alembic migrations)."""
+
+    async def close(self) -> None: ...
+
+    async def ping(self) -> bool:
+        """Whether the database answers (for the readiness endpoint)."""
+
+
+class Store(TableStore, IdentityStore, RatingStore, AnalysisStore, HistoryStore, Lifecycle,
+            Protocol):
+    """The server's durable storage, every port at once: what the composition root holds.
+    Every method commits before it returns."""

@@ -1,0 +1,389 @@
+"""The one engine every SQL port runs on: connecting, migrating, transactions, group commit.
+
+- **SQLite** runs in WAL mode with ``synchronous=FULL``: every commit syncs the log, so a
+  committed play survives a power cut or an OS crash too (with ``NORMAL`` the last commits
+  may roll back then; a killed process loses nothing either way). Foreign keys are on and
+  a busy timeout makes a second writer wait instead of failing. SQLAlchemy, not the sqlite3
+  module, begins the transactions (the module's legacy mode would run DDL outside any):
+  writes with ``BEGIN IMMEDIATE``, which takes the write lock first and so never fails
+  half-way for want of it, reads with a plain ``BEGIN`` that does not block writers.
+  A store's writes queue on an asyncio lock, so they never wait in SQLite's busy handler
+  (which sleeps in steps of up to 100 ms); the busy timeout is left for other processes.
+- **PostgreSQL** reads run in REPEATABLE READ, so a table's log is read as of one moment.
+
+:meth:`SqlEngine.open` runs the Alembic migrations in one write transaction that holds a
+lock first (an advisory lock on PostgreSQL, the write lock on SQLite): two servers started
+at once on a new database migrate it once, and the second finds it up to date.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import re
+import sqlite3
+import time
+from collections.abc import AsyncIterator, Awaitable, Callable, Mapping, Sequence
+from contextlib import AbstractAsyncContextManager, asynccontextmanager, nullcontext
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any, TypeVar
+
+from alembic import command
+from alembic.config import Config
+from alembic.runtime.migration import MigrationContext
+from alembic.util import CommandError
+from sqlalchemy import ColumnElement, Select, Table, event, insert, select, text, update
+from sqlalchemy.engine import Connection, Row
+from sqlalchemy.exc import SQLAlchemyError
+from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine, create_async_engine
+from sqlalchemy.pool import NullPool
+
+from basra.store.base import PlayRow, StoreError
+from basra.store.schema import plays
+from basra.store.sql.rows import play_values
+from basra.store.urls import Database
+
+MIGRATIONS = Path(__file__).parent.parent / "migrations"
+MIGRATION_LOCK = 0x6261_7372_61
+"""The PostgreSQL advisory lock the migrations run under ("basra")."""
+SQLITE_BUSY_TIMEOUT_MS = 15_000
+SQLITE_PRAGMAS = (
+    f"PRAGMA busy_timeout = {SQLITE_BUSY_TIMEOUT_MS}",
+    "PRAGMA journal_mode = WAL",
+    "PRAGMA synchronous = FULL",
+    "PRAGMA foreign_keys = ON",
+)
+READ_ONLY = "basra_read_only"
+"""Execution option of the connections that only read (SQLite begins them deferred)."""
+PING_TIMEOUT = 5.0
+R = TypeVar("R")
+
+CommitHook = Callable[[str, float], None]
+"""Told of each committed write: its operation (:func:`operation_of`) and its seconds."""
+COMMIT_HOOKS: list[CommitHook] = []
+"""Who times every store's commits (the server's metrics add theirs on import); the
+store itself imports nothing of the server."""
+
+
+def operation_of(what: str) -> str:
+    """A write's kind, from what it does: its first two words that are not numbers.
+
+    >>> operation_of("set seat 2 of table t1"), operation_of("store 3 plays")
+    ('set seat', 'store plays')
+    """
+    return " ".join([word for word in what.split() if not word.isdigit()][:2])
+
+
+WriteOp = Callable[[AsyncConnection], Awaitable[R]]
+"""A write's statements, run inside a transaction the store opens and commits."""
+
+
+@dataclass(frozen=True, slots=True)
+class Pending:
+    """A write waiting for the next group commit: its statements (``op``) or a play."""
+
+    what: str
+    op: WriteOp[Any] | None
+    play: tuple[str, PlayRow] | None
+    future: asyncio.Future[Any]
+    asked: float
+    """When it was asked for (``time.perf_counter()``)."""
+    alone: Callable[[], Awaitable[None]] | None = None
+    """How a play is stored on its own when its group is refused (the table port's,
+    which tells a duplicate from other refusals)."""
+
+
+# ---------------------------------------------------------------------------------------
+# engines and migrations
+
+log = logging.getLogger("basra.store")
+
+
+def alembic_config(connection: Connection | None = None) -> Config:
+    """Alembic's configuration for the packaged migrations (on ``connection`` if given)."""
+    config = Config()
+    config.set_main_option("script_location", str(MIGRATIONS).replace("%", "%%"))
+    if connection is not None:
+        config.attributes["connection"] = connection
+    return config
+
+
+def migrate(connection: Connection) -> None:
+    """Upgrade the schema to head inside ``connection``'s open write transaction, and say in
+    the log what it did (a first start creates the schema; a new release migrates it)."""
+    if connection.dialect.name == "postgresql":
+        connection.execute(text("SELECT pg_advisory_xact_lock(:key)"), {"key": MIGRATION_LOCK})
+    before = MigrationContext.configure(connection).get_current_revision()
+    command.upgrade(alembic_config(connection), "head")
+    after = MigrationContext.configure(connection).get_current_revision()
+    if before == after:
+        log.info("database schema up to date (%s)", after)
+    else:
+        log.info("database migrated from %s to schema %s", before or "empty", after)
+
+
+def create_engine(database: Database) -> AsyncEngine:
+    """An engine for ``database``, set up as the module's docstring says."""
+    if database.is_sqlite:
+        engine = create_async_engine(database.url)
+        event.listen(engine.sync_engine, "connect", _sqlite_connect)
+        event.listen(engine.sync_engine, "begin", _sqlite_begin)
+        return engine
+    connect_args: dict[str, Any] = {}
+    if database.schema:
+        connect_args["server_settings"] = {"search_path": database.schema}
+    return create_async_engine(database.url, pool_pre_ping=True, connect_args=connect_args)
+
+
+def _sqlite_connect(dbapi_connection: Any, _record: Any) -> None:
+    """Hand transactions to SQLAlchemy and set the durability pragmas."""
+    dbapi_connection.isolation_level = None
+    cursor = dbapi_connection.cursor()
+    for pragma in SQLITE_PRAGMAS:
+        _sqlite_pragma(cursor, pragma)
+    cursor.close()
+
+
+def _sqlite_pragma(cursor: Any, pragma: str) -> None:
+    """Run a pragma, waiting while another connection holds the database: switching a new
+    database to WAL can answer "database is locked" at once, without the busy handler."""
+    deadline = time.monotonic() + SQLITE_BUSY_TIMEOUT_MS / 1000
+    while True:
+        try:
+            cursor.execute(pragma)
+            return
+        except sqlite3.OperationalError as error:
+            if "locked" not in str(error) or time.monotonic() > deadline:
+                raise
+            time.sleep(0.02)
+
+
+def _sqlite_begin(connection: Connection) -> None:
+    read_only = connection.get_execution_options().get(READ_ONLY, False)
+    connection.exec_driver_sql("BEGIN" if read_only else "BEGIN IMMEDIATE")
+
+
+async def create_schema(database: Database) -> None:
+    """Create the PostgreSQL schema the URL names, if missing (under the migration lock).
+
+    A connection of its own: the store's engine learns its default schema on its first
+    connection, so the schema must exist before that one.
+    """
+    engine = create_async_engine(database.url, poolclass=NullPool)
+    try:
+        async with engine.begin() as connection:
+            await connection.execute(text("SELECT pg_advisory_xact_lock(:key)"),
+                                     {"key": MIGRATION_LOCK})
+            await connection.execute(text(f'CREATE SCHEMA IF NOT EXISTS "{database.schema}"'))
+    finally:
+        await engine.dispose()
+
+
+def reason(error: BaseException) -> str:
+    """One line saying why a database operation failed (the driver's own words)."""
+    cause = getattr(error, "orig", None) or error
+    lines = str(cause).strip().splitlines() or [type(cause).__name__]
+    return re.sub(r"^<class '[\w.]+'>: ", "", lines[0])
+
+
+def now() -> datetime:
+    return datetime.now(UTC)
+
+
+# ---------------------------------------------------------------------------------------
+# the engine
+
+
+class SqlEngine:
+    """One database's connections, shared by every port of a :class:`~basra.store.sql.SqlStore`:
+    read and write transactions, and the group commit that every write goes through."""
+
+    def __init__(self, database: Database) -> None:
+        self.database = database
+        self._engine: AsyncEngine | None = None
+        self._writer: AbstractAsyncContextManager[Any] = (
+            asyncio.Lock() if database.is_sqlite else nullcontext())
+        self._pending: list[Pending] = []
+        self._flusher: asyncio.Task[None] | None = None
+
+    @property
+    def engine(self) -> AsyncEngine:
+        """The open engine (for diagnostics and tests); a StoreError if the store is closed."""
+        if self._engine is None:
+            raise StoreError("the store is not open: await store.open() first")
+        return self._engine
+
+    async def open(self) -> None:
+        """Connect and migrate to head; nothing if already open."""
+        if self._engine is None:
+            self._engine = await self._connect()
+
+    async def _connect(self) -> AsyncEngine:
+        path = self.database.sqlite_path
+        engine = None
+        try:
+            if path is not None:
+                path.parent.mkdir(parents=True, exist_ok=True)
+            if self.database.schema:
+                await create_schema(self.database)
+            engine = create_engine(self.database)
+            async with engine.begin() as connection:
+                await connection.run_sync(migrate)
+        except (SQLAlchemyError, CommandError, OSError) as error:
+            if engine is not None:
+                await engine.dispose()
+            raise StoreError(f"cannot open the store {self.database}: {reason(error)}") from error
+        return engine
+
+    async def close(self) -> None:
+        if self._flusher is not None:
+            with contextlib.suppress(Exception):
+                await self._flusher
+        engine, self._engine = self._engine, None
+        if engine is not None:
+            await engine.dispose()
+
+    async def ping(self) -> bool:
+        if self._engine is None:
+            return False
+        try:
+            async with asyncio.timeout(PING_TIMEOUT), self.read() as connection:
+                await connection.execute(text("SELECT 1"))
+        except (StoreError, TimeoutError):
+            return False
+        return True
+
+    # ------------------------------------------------------------------ writes
+
+    @asynccontextmanager
+    async def write(self, what: str) -> AsyncIterator[AsyncConnection]:
+        """A write transaction, committed on leaving. A refused write (a constraint) or a
+        failing database is a StoreError whose cause is SQLAlchemy's error."""
+        try:
+            async with self._writer, self.engine.begin() as connection:
+                yield connection
+        except (SQLAlchemyError, OSError) as error:
+            raise StoreError(f"cannot {what}: {reason(error)}") from error
+
+    async def batched(self, what: str, op: WriteOp[R]) -> R:
+        """Run the write ``op`` in the next group commit; returns its result once committed
+        (see :meth:`_flush`)."""
+        future: asyncio.Future[Any] = asyncio.get_running_loop().create_future()
+        self._pending.append(Pending(what, op, None, future, time.perf_counter()))
+        self._flush_soon()
+        result: R = await future
+        return result
+
+    async def batched_play(self, table_id: str, play: PlayRow,
+                           alone: Callable[[], Awaitable[None]]) -> None:
+        """Store a play in the next group commit, in one INSERT with the other plays of
+        the group; ``alone`` stores it by itself if the group is refused."""
+        future: asyncio.Future[Any] = asyncio.get_running_loop().create_future()
+        self._pending.append(Pending(
+            f"store play {play.index} of round {play.round_number} of table {table_id}",
+            None, (table_id, play), future, time.perf_counter(), alone))
+        self._flush_soon()
+        await future
+
+    def _flush_soon(self) -> None:
+        if self._flusher is None or self._flusher.done():
+            self._flusher = asyncio.create_task(self._flush())
+
+    async def _flush(self) -> None:
+        """Group commit: every write asked for while the last transaction ran goes in the
+        next one (in the order asked; the plays together in one statement), so that one
+        commit and one disk flush serve them all. If the transaction is refused, each
+        write is done again alone, so that each caller learns its own outcome."""
+        while self._pending:
+            batch, self._pending = self._pending, []
+            results: list[Any] = []
+            try:
+                async with self.write(f"store {len(batch)} writes") as connection:
+                    for item in batch:
+                        results.append(None if item.op is None else await item.op(connection))
+                    rows = [play_values(*item.play) for item in batch if item.play]
+                    if rows:
+                        await connection.execute(insert(plays), rows)
+            except Exception:  # one of them is refused (a duplicate?): one by one
+                for item in batch:
+                    await self._alone(item)
+                continue
+            for item, result in zip(batch, results, strict=True):
+                self._done(item, result)
+
+    async def _alone(self, item: Pending) -> None:
+        result: Any = None
+        try:
+            if item.alone is not None:
+                await item.alone()
+            else:
+                assert item.op is not None
+                async with self.write(item.what) as connection:
+                    result = await item.op(connection)
+        except Exception as error:
+            if not item.future.done():
+                item.future.set_exception(error)
+            return
+        self._done(item, result)
+
+    @staticmethod
+    def _done(item: Pending, result: Any) -> None:
+        if COMMIT_HOOKS:
+            operation, seconds = operation_of(item.what), time.perf_counter() - item.asked
+            for hook in COMMIT_HOOKS:
+                hook(operation, seconds)
+        if not item.future.done():
+            item.future.set_result(result)
+
+    async def update_existing(self, table: Table, where: ColumnElement[bool], what: str,
+                              **values: Any) -> None:
+        """Update the rows ``where`` selects in a group commit; a StoreError ``no {what}``
+        if there is none."""
+        async def op(connection: AsyncConnection) -> None:
+            done = await connection.execute(update(table).where(where).values(**values))
+            if done.rowcount == 0:
+                raise StoreError(f"no {what}")
+
+        await self.batched(f"update {what}", op)
+
+    # ------------------------------------------------------------------ reads
+
+    @asynccontextmanager
+    async def read(self) -> AsyncIterator[AsyncConnection]:
+        """A read-only transaction that sees the database as of one moment."""
+        try:
+            async with self.engine.connect() as connection:
+                if connection.dialect.name == "postgresql":
+                    await connection.execution_options(isolation_level="REPEATABLE READ")
+                await connection.execution_options(**{READ_ONLY: True})
+                async with connection.begin():
+                    yield connection
+        except (SQLAlchemyError, OSError) as error:
+            raise StoreError(f"cannot read the store {self.database}: {reason(error)}") from error
+
+    async def rows(self, query: Select[Any],
+                   parameters: Mapping[str, Any] | None = None) -> Sequence[Row[Any]]:
+        async with self.read() as connection:
+            rows: Sequence[Row[Any]] = (await connection.execute(query, parameters)).all()
+        return rows
+
+    async def first(self, query: Select[Any]) -> Row[Any] | None:
+        rows = await self.rows(query.limit(1))
+        return rows[0] if rows else None
+
+    async def find(self, table: Table, where: ColumnElement[bool],
+                   record: Callable[[Row[Any]], R]) -> R | None:
+        """The record of the first row of ``table`` that matches ``where``, if any."""
+        row = await self.first(select(table).where(where))
+        return None if row is None else record(row)
+
+
+class SqlPort:
+    """What every port's SQL implementation is: its methods, run on one shared engine
+    (:class:`~basra.store.sql.SqlStore` is all of them on one)."""
+
+    def __init__(self, sql: SqlEngine) -> None:
+        self.sql = sql

@@ -1,0 +1,105 @@
+"""The :class:`~basra.store.ports.HistoryStore` in SQL: finished matches as a player's
+history reads them."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from datetime import datetime
+from typing import Any
+
+from sqlalchemy import func, select
+from sqlalchemy.engine import Row
+
+from basra.store.base import HistoryRow, PlayRecord
+from basra.store.schema import table_seats, tables
+from basra.store.sql.engine import SqlPort
+from basra.store.sql.rows import seats_query
+
+
+class SqlHistory(SqlPort):
+    """Players' finished matches, read on the shared engine."""
+
+    async def history(self, player_id: str, limit: int = 50) -> list[HistoryRow]:
+        finished = func.coalesce(tables.c.finished_at, tables.c.created_at)
+        query = (select(tables, func.min(table_seats.c.seat).label("my_seat"),
+                        func.max(table_seats.c.rating_before).label("before"),
+                        func.max(table_seats.c.rating_after).label("after"))
+                 .join(table_seats, table_seats.c.table_id == tables.c.id)
+                 .where(table_seats.c.player_id == player_id, tables.c.status == "finished")
+                 .group_by(tables.c.id)
+                 .order_by(finished.desc(), tables.c.id)
+                 .limit(limit))
+        async with self.sql.read() as connection:
+            matches = (await connection.execute(query)).all()
+            seats = (await connection.execute(seats_query(row.id for row in matches))).all()
+        names = seat_names(seats)
+        return [history_row(row, names.get(row.id, ((), ()))) for row in matches]
+
+    async def play_record(self, player_id: str, since: datetime) -> PlayRecord:
+        finished = (select(func.count(func.distinct(tables.c.id)))
+                    .join(table_seats, table_seats.c.table_id == tables.c.id)
+                    .where(table_seats.c.player_id == player_id,
+                           tables.c.status == "finished"))
+        # A day's rated matches finished without ratings: the player's aborts are those
+        # whose result names their seat (who never played, who resigned too early).
+        unrated = (select(table_seats.c.seat, tables.c.result)
+                   .join(table_seats, table_seats.c.table_id == tables.c.id)
+                   .where(table_seats.c.player_id == player_id,
+                          tables.c.status == "finished", tables.c.rated.is_(True),
+                          table_seats.c.rating_after.is_(None),
+                          tables.c.finished_at >= since)
+                   .limit(1000))
+        async with self.sql.read() as connection:
+            count = int((await connection.execute(finished)).scalar_one())
+            rows = (await connection.execute(unrated)).all()
+        aborted = sum(1 for seat, result in rows
+                      if isinstance(result, dict) and result.get("aborted")
+                      and seat in (result.get("aborted_by") or []))
+        return PlayRecord(count, aborted)
+
+    async def rated_between(self, first: str, second: str, since: datetime) -> int:
+        one, two = table_seats.alias("one"), table_seats.alias("two")
+        query = (select(func.count(func.distinct(tables.c.id)))
+                 .join(one, one.c.table_id == tables.c.id)
+                 .join(two, two.c.table_id == tables.c.id)
+                 .where(one.c.player_id == first, two.c.player_id == second,
+                        one.c.rating_after.is_not(None), tables.c.status == "finished",
+                        tables.c.finished_at >= since))
+        async with self.sql.read() as connection:
+            return int((await connection.execute(query)).scalar_one())
+
+
+def seat_name(row: Row[Any]) -> str:
+    """How history names a seat: the nickname, ``bot:LEVEL``, or ``empty``."""
+    if row.player_id is not None:
+        return str(row.nickname)
+    return f"bot:{row.bot_level}" if row.bot_level else "empty"
+
+
+def seat_names(seats: Iterable[Row[Any]]
+               ) -> dict[str, tuple[tuple[str, ...], tuple[str | None, ...]]]:
+    """Each table's seat names and usernames in seat order (``seats`` come by table and
+    seat)."""
+    names: dict[str, list[str]] = {}
+    usernames: dict[str, list[str | None]] = {}
+    for row in seats:
+        names.setdefault(row.table_id, []).append(seat_name(row))
+        usernames.setdefault(row.table_id, []).append(row.username)
+    return {table_id: (tuple(seat), tuple(usernames[table_id]))
+            for table_id, seat in names.items()}
+
+
+def history_row(row: Row[Any], seats: tuple[tuple[str, ...], tuple[str | None, ...]]
+                ) -> HistoryRow:
+    names, usernames = seats
+    result: dict[str, Any] = row.result or {}
+    winner = result.get("winner")
+    return HistoryRow(
+        table_id=row.id, variant=row.variant, seat=row.my_seat, players=names,
+        teams=row.teams, winner=None if winner is None else int(winner),
+        totals=tuple(int(total) for total in result.get("totals", ())),
+        finished_at=row.finished_at or row.created_at,
+        rated=bool(row.rated) and not result.get("aborted") and row.after is not None,
+        change=(None if row.after is None or row.before is None
+                else float(round(row.after) - round(row.before))),
+        result=result, usernames=usernames)

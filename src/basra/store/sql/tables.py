@@ -1,0 +1,187 @@
+"""The :class:`~basra.store.ports.TableStore` in SQL: tables, seats, rounds and plays."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from sqlalchemy import delete, insert, select, update
+from sqlalchemy.exc import IntegrityError
+from sqlalchemy.ext.asyncio import AsyncConnection
+
+from basra.store.base import (
+    DuplicatePlay,
+    PlayRow,
+    RatedGame,
+    SeatRow,
+    StoreError,
+    TableLog,
+    TableRow,
+    TableStatus,
+)
+from basra.store.schema import plays, rounds, table_seats, tables
+from basra.store.sql.engine import SqlPort, now
+from basra.store.sql.ratings import rate
+from basra.store.sql.rows import (
+    play_row,
+    play_values,
+    round_row,
+    seat_row,
+    seat_values,
+    seats_query,
+    table_row,
+    table_values,
+)
+
+LIVE: tuple[TableStatus, ...] = ("waiting", "playing")
+
+
+class SqlTables(SqlPort):
+    """Tables and their logs on the shared engine (every write in a group commit)."""
+
+    async def create_table(self, table: TableRow, seats: list[SeatRow]) -> None:
+        values = table_values(table)
+
+        async def op(connection: AsyncConnection) -> None:
+            await connection.execute(insert(tables).values(values))
+            if seats:
+                await connection.execute(insert(table_seats),
+                                         [seat_values(table.id, seat) for seat in seats])
+
+        await self.sql.batched(f"create table {table.id}", op)
+
+    async def table(self, table_id: str) -> TableRow | None:
+        return await self.sql.find(tables, tables.c.id == table_id, table_row)
+
+    async def table_by_code(self, invite_code: str) -> TableRow | None:
+        return await self.sql.find(tables, tables.c.invite_code == invite_code, table_row)
+
+    async def rematch_of(self, table_id: str) -> str | None:
+        row = await self.sql.first(select(tables.c.id).where(tables.c.rematch_of == table_id))
+        return None if row is None else str(row[0])
+
+    async def set_status(self, table_id: str, status: TableStatus) -> None:
+        await self._update_table(table_id, status=status)
+
+    async def finish_table(self, table_id: str, result: dict[str, Any],
+                           rated: RatedGame | None = None) -> dict[str, Any]:
+        if rated is None:
+            # A rated table whose result was not rated (``unrated``: its players may not
+            # play rated now) is kept as the casual match it was.
+            unrated = {"rated": False} if result.get("unrated") else {}
+            await self._update_table(table_id, status="finished", result=result,
+                                     finished_at=now(), **unrated)
+            return result
+
+        async def op(connection: AsyncConnection) -> dict[str, Any]:
+            before = (await connection.execute(
+                select(tables.c.status, tables.c.result).where(tables.c.id == table_id)
+                .with_for_update())).first()
+            if before is not None and before.status == "finished":  # rated once only
+                kept: dict[str, Any] = before.result or result
+                return kept
+            finished = now()
+            rates = await rate(connection, table_id, rated, finished)
+            stored = result if rates is None else {**result, "ratings": rates}
+            done = await connection.execute(
+                update(tables).where(tables.c.id == table_id).values(
+                    status="finished", result=stored, finished_at=finished))
+            if done.rowcount == 0:
+                raise StoreError(f"no table {table_id}")
+            return stored
+
+        return await self.sql.batched(f"finish rated table {table_id}", op)
+
+    async def _update_table(self, table_id: str, **values: Any) -> None:
+        async def op(connection: AsyncConnection) -> None:
+            done = await connection.execute(
+                update(tables).where(tables.c.id == table_id).values(**values))
+            if done.rowcount == 0:
+                raise StoreError(f"no table {table_id}")
+
+        await self.sql.batched(f"update table {table_id}", op)
+
+    async def set_seat(self, table_id: str, seat: SeatRow) -> None:
+        key = (table_seats.c.table_id == table_id) & (table_seats.c.seat == seat.seat)
+        async def op(connection: AsyncConnection) -> None:
+            await connection.execute(delete(table_seats).where(key))
+            await connection.execute(insert(table_seats).values(seat_values(table_id, seat)))
+
+        await self.sql.batched(f"set seat {seat.seat} of table {table_id}", op)
+
+    async def live_tables(self) -> list[str]:
+        query = (select(tables.c.id).where(tables.c.status.in_(LIVE))
+                 .order_by(tables.c.created_at, tables.c.id))
+        return [row.id for row in await self.sql.rows(query)]
+
+    async def load(self, table_id: str) -> TableLog | None:
+        async with self.sql.read() as connection:
+            table = (await connection.execute(
+                select(tables).where(tables.c.id == table_id))).first()
+            if table is None:
+                return None
+            seats = await connection.execute(seats_query([table_id]))
+            round_rows = await connection.execute(
+                select(rounds).where(rounds.c.table_id == table_id).order_by(rounds.c.number))
+            play_rows = await connection.execute(
+                select(plays).where(plays.c.table_id == table_id)
+                .order_by(plays.c.round_number, plays.c["index"]))
+            return TableLog(table_row(table), tuple(seat_row(row) for row in seats),
+                            tuple(round_row(row) for row in round_rows),
+                            tuple(play_row(row) for row in play_rows))
+
+    # rounds and plays
+
+    async def add_round(self, table_id: str, number: int, server_seed: str,
+                        commitment: str) -> None:
+        async def op(connection: AsyncConnection) -> None:
+            await connection.execute(insert(rounds).values(
+                table_id=table_id, number=number, server_seed=server_seed,
+                commitment=commitment, client_seed=None, started_at=None))
+
+        await self.sql.batched(f"add round {number} to table {table_id}", op)
+
+    async def start_round(self, table_id: str, number: int, client_seed: str) -> None:
+        """Fix the client seed once; starting again with the same seed changes nothing,
+        with another one is refused (the deck is already determined)."""
+        key = (rounds.c.table_id == table_id) & (rounds.c.number == number)
+
+        async def op(connection: AsyncConnection) -> None:
+            done = await connection.execute(
+                update(rounds).where(key, rounds.c.client_seed.is_(None))
+                .values(client_seed=client_seed, started_at=now()))
+            if done.rowcount == 1:
+                return
+            stored = (await connection.execute(select(rounds.c.client_seed).where(key))).first()
+            if stored is None:
+                raise StoreError(f"no round {number} in table {table_id}")
+            if stored.client_seed != client_seed:
+                raise StoreError(f"round {number} of table {table_id} has already started "
+                                 "with another client seed")
+
+        await self.sql.batched(f"start round {number} of table {table_id}", op)
+
+    async def add_play(self, table_id: str, play: PlayRow) -> None:
+        """Append a play, durably, before returning. Plays stored at the same moment by
+        different tables are committed together in one statement of one transaction
+        (group commit, :meth:`~basra.store.sql.engine.SqlEngine.batched_play`); each
+        caller returns only after its own commit."""
+        await self.sql.batched_play(table_id, play,
+                                    lambda: self._add_play_alone(table_id, play))
+
+    async def _add_play_alone(self, table_id: str, play: PlayRow) -> None:
+        values = play_values(table_id, play)
+        where = f"play {play.index} of round {play.round_number} of table {table_id}"
+        try:
+            async with self.sql.write(f"store {where}") as connection:
+                await connection.execute(insert(plays).values(values))
+        except StoreError as error:
+            if isinstance(error.__cause__, IntegrityError) and await self._has_play(
+                    table_id, play.round_number, play.index):
+                raise DuplicatePlay(f"{where} is already stored") from error
+            raise
+
+    async def _has_play(self, table_id: str, round_number: int, index: int) -> bool:
+        query = select(plays.c.seat).where(
+            plays.c.table_id == table_id, plays.c.round_number == round_number,
+            plays.c["index"] == index)
+        return await self.sql.first(query) is not None
