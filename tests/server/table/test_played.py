@@ -147,7 +147,7 @@ async def whole_match(tmp_path: Path, variant: str, seats: int, teams: bool,
     # What the server would send in full at each version a played message makes.
     truth: dict[tuple[int, int | None], dict[str, Any]] = {}
     broadcasts: list[int] = []
-    real_broadcast = table._broadcast_play
+    real_broadcast = table.flow.broadcast_play
 
     def recording(by_bot: bool) -> None:
         broadcasts.append(table.version)
@@ -156,7 +156,7 @@ async def whole_match(tmp_path: Path, variant: str, seats: int, teams: bool,
                 table.state_for(seat).to_json()))
         real_broadcast(by_bot)
 
-    monkeypatch.setattr(table, "_broadcast_play", recording)
+    monkeypatch.setattr(table.flow, "broadcast_play", recording)
     encoded: Counter[str] = Counter()
     real_encode = snapshot.encode
 

@@ -16,19 +16,19 @@ from typing import TYPE_CHECKING, Any
 from basra.server.table.snapshot import seat_kind
 
 if TYPE_CHECKING:
-    from basra.server.table.flow import TableFlow
+    from basra.server.table.actor import Table
 
 ORDERS = ("newest", "rating")
 MOST = 100
 """Matches a list gives at most."""
 
 
-def listed(table: TableFlow) -> bool:
+def listed(table: Table) -> bool:
     """Whether a table is a live match for the list: being played, and not private."""
     return table.status == "playing" and table.row.kind != "private"
 
 
-def summary(table: TableFlow) -> dict[str, Any]:
+def summary(table: Table) -> dict[str, Any]:
     """A live table as the list shows it."""
     match = table.driver.match
     players = []
@@ -58,7 +58,7 @@ def ordered(matches: Iterable[dict[str, Any]], order: str) -> list[dict[str, Any
     return newest[:MOST]
 
 
-def live_summaries(tables: Iterable[TableFlow]) -> list[dict[str, Any]]:
+def live_summaries(tables: Iterable[Table]) -> list[dict[str, Any]]:
     return [summary(t) for t in tables if listed(t)]
 
 

@@ -1,7 +1,7 @@
 """A table's timers. The turn clock and the wait for arrivals are kept here; the seed window
-(``Seeding.deadline``), the grace period of dropped players (their seats' ``dropped_at``)
-and the unattended waiting table (``TableFlow._unattended_at``) are kept where they belong
-and passed in. The actor sleeps on its inbox until the first one falls due
+(``Seeding.deadline``), the grace period of dropped players (``Seats.grace_ends``) and the
+unattended waiting table (``TableFlow.unattended_at``) are kept where they belong and passed
+in. The actor sleeps on its inbox until the first one falls due
 (:meth:`Timers.next_timeout`)."""
 
 from __future__ import annotations
@@ -9,8 +9,6 @@ from __future__ import annotations
 import time
 from collections.abc import Iterable
 from typing import Any
-
-from basra.server.table.seats import Seat
 
 
 class Timers:
@@ -35,19 +33,3 @@ class Timers:
             return None
         left = max(0, int((self.turn - time.monotonic()) * 1000))
         return {"seat": seat, "seconds": seconds, "remaining_ms": left}
-
-
-def grace_ends(seats: list[Seat], grace: float) -> list[float]:
-    """When the grace period of each dropped player not yet played by a bot ends."""
-    return [s.dropped_at + grace for s in seats
-            if s.dropped_at is not None and not s.takeover]
-
-
-def take_over(seats: list[Seat], grace: float, now: float) -> bool:
-    """Hand every seat dropped longer than the grace period to its bot; whether any was."""
-    changed = False
-    for seat in seats:
-        if seat.dropped_at is not None and not seat.takeover and now >= seat.dropped_at + grace:
-            seat.takeover = True
-            changed = True
-    return changed

@@ -4,16 +4,12 @@
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Protocol
+from typing import Protocol
 
 from basra.game.engine import Play
 from basra.server.wire.client_messages import ClientMessage
 from basra.server.wire.server_messages import ServerMessage
-
-if TYPE_CHECKING:
-    from basra.server.table.actor import Table
 
 
 class Connection(Protocol):
@@ -109,7 +105,3 @@ class Handover:
 
 
 Command = Attach | Detach | Incoming | BotMove | Join | FillBot | Evict | Handover | Stop
-RematchHook = Callable[["Table"], Awaitable[str | None]]
-AbsentHook = Callable[["Table", list[str]], Awaitable[dict[str, str]]]
-"""Called when a quick-match table is given up because matched players never came: with the
-ids of the players who did come; returns each one's new quick-match ticket."""

@@ -1,10 +1,12 @@
-"""A table's match as it goes: the state a table's actor owns, and what moves it along
-(seating done, rounds committed and started, turns, bots asked, plays checked, committed
-and applied once, the end), with what is sent after each change.
+"""A table's match as it goes: the state of one table, and what moves it along (seating
+done, rounds committed and started, turns, bots asked, plays checked, committed and applied
+once, the end), with what is sent after each change.
 
-:class:`TableFlow` is the base of :class:`~basra.server.table.actor.Table`, the actor, which
-adds the inbox loop and the handling of each command. The match itself is a
-:class:`~basra.match.driver.MatchDriver`.
+:class:`TableFlow` is a member of the table's actor (:mod:`basra.server.table.actor`), which
+hands it one command at a time; it knows nothing of the actor, only the ports it is given:
+its record in the store, the settings, the bot workers, the players' standing at a rated
+table, and the inbox where its bots' moves and its lost connections come back. The match
+itself is a :class:`~basra.match.driver.MatchDriver`.
 """
 
 from __future__ import annotations
@@ -12,7 +14,7 @@ from __future__ import annotations
 import asyncio
 import time
 from datetime import UTC, datetime
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from basra.errors import IllegalPlayError
 from basra.game.cards import NAMES, names_of, parse_card, parse_card_set
@@ -22,48 +24,61 @@ from basra.game.seating import Seating
 from basra.game.shuffle import commitment, new_server_seed
 from basra.match.driver import MatchDriver, resigned_match
 from basra.match.records import MatchRecord, to_json
-from basra.ratings import Rating
 from basra.server import metrics
 from basra.server.config import Settings
-from basra.server.rated_play import not_eligible, too_short
-from basra.server.table import seats as seating
+from basra.server.rated_play import too_short
 from basra.server.table import snapshot
 from basra.server.table.clock import Timers
 from basra.server.table.commands import Command
-from basra.server.table.seats import Seat, seat_of_player
+from basra.server.table.seats import Seat, Seats
 from basra.server.table.seeding import Seeding, parts
+from basra.server.table.standing import Standing
 from basra.server.table.thinking import Thinking
 from basra.server.wire.client_messages import PlayMessage, ProtocolError
 from basra.server.wire.redaction import redact
 from basra.server.wire.server_messages import State
-from basra.store.base import PlayRow, RatedGame, Store, TableLog, TableRow, TableStatus
+from basra.store.base import PlayRow, RatedGame, TableLog, TableRow, TableStatus
+from basra.store.ports import TableStore
+from basra.workers.service import BotService
 
-if TYPE_CHECKING:
-    from basra.server.table.commands import AbsentHook, RematchHook
+RESUME_LEAST = 5.0
+"""Seconds a rebuilt table's player to move has at least, whatever their stored clock says."""
+
+
+def turn_began(log_: TableLog) -> float | None:
+    """When (``time.time()``) the turn of a stored round in play began: its last play was
+    stored then, or the round started then."""
+    if not log_.rounds or log_.rounds[-1].client_seed is None:
+        return None
+    last = log_.rounds[-1]
+    plays = [p.created_at for p in log_.plays if p.round_number == last.number]
+    moment = plays[-1] if plays else last.started_at
+    return None if moment is None else moment.timestamp()
 
 
 class TableFlow:
-    """A table's state and the steps of its match; the actor (``Table``) drives it."""
+    """A table's state and the steps of its match; the actor (``Table``) drives it. It is
+    a :class:`~basra.server.table.snapshot.TableState`: what every snapshot reads."""
 
-    def __init__(self, row: TableRow, seats: list[Seat], store: Store, settings: Settings,
-                 on_rematch: RematchHook | None = None) -> None:
+    def __init__(  # noqa: PLR0913 - the ports the actor was given, and its inbox
+            self, row: TableRow, seats: Seats, store: TableStore, settings: Settings,
+            inbox: asyncio.Queue[Command], *, bots: BotService | None = None,
+            standing: Standing | None = None) -> None:
         self.row = row
         self.rules = find_variant(row.variant)
         self.seats = seats
         self.store = store
         self.settings = settings
-        self.on_rematch = on_rematch
-        self.on_absent: AbsentHook | None = None
-        self.driver = MatchDriver(self.rules, Seating(row.seats, row.teams),
-                                  [s.name for s in seats])
+        self.standing = standing
+        """Where a rated table reads its players' ratings and eligibility (None: nowhere;
+        no rating is shown and none is checked, as in the actor's unit tests)."""
+        self.driver = MatchDriver(self.rules, Seating(row.seats, row.teams), seats.names())
         self.version = 0
         self.status: TableStatus = row.status
-        self.inbox: asyncio.Queue[Command] = asyncio.Queue()
-        self.audience = snapshot.Audience(self.inbox)
+        self.audience = snapshot.Audience(inbox)
         self.timers = Timers()
         self.seeding = Seeding()
-        self.thinking = Thinking(self.inbox)
-        self.task: asyncio.Task[None] | None = None
+        self.thinking = Thinking(inbox, bots)
         self.rematch_table: str | None = None
         self.turn_began: float | None = None
         """A table rebuilt from the store: when its turn in play began (``time.time()``),
@@ -75,15 +90,33 @@ class TableFlow:
         self.played: set[int] = set()
         """The seats whose players have made a play themselves in this match (not their
         bot): a rated match that ends before both have is aborted, not rated."""
-        now = time.monotonic()
-        for seat in seats:
-            if seat.human:  # nobody waits on a player who is not here: dropped from the start
-                seat.dropped_at = now
-        self.empty_since: float | None = now
+        self.empty_since: float | None = time.monotonic()
         """Since when no connection is open here (None while one is)."""
         if row.status == "playing":
-            self._await_arrivals()
+            self.await_arrivals()
 
+    @property
+    def clock_seconds(self) -> float:
+        return self.settings.clock_seconds
+
+    @property
+    def spectators(self) -> int:
+        return len(self.audience.spectators)
+
+    # ------------------------------------------------------------------ after a restart
+
+    def rebuild(self, log_: TableLog) -> None:
+        """A table rebuilt from its stored log (:meth:`replay`), as it stood: its players
+        were here before, and its turn clock goes on from its stored deadline."""
+        self.replay(log_)
+        # Versions only grow, across restarts too: a message made on a state from before
+        # the restart can never match a state after it.
+        self.version = int(time.time() * 1000)
+        self.timers.arrival = None
+        self.seats.all_arrived()
+        if self.status == "finished":
+            self.finished_at = time.monotonic()
+        self.turn_began = turn_began(log_)
 
     def replay(self, log_: TableLog) -> None:
         """Deal every stored round again from its seeds and apply every stored play again,
@@ -104,48 +137,76 @@ class TableFlow:
         if isinstance(resigned, int) and self.driver.match.winner is None:
             self.driver.resign(resigned)
 
+    async def resume(self) -> None:
+        """After creation or restore: carry on from wherever the table is."""
+        if self.status == "waiting" and self.seats.full:
+            await self.set_status("playing")
+        if self.status != "playing" or self.timers.arrival is not None:
+            self.broadcast()
+            return
+        if self.driver.match.winner is not None:
+            await self.finish()
+        elif self.driver.match.in_round:
+            self.begin_turn()
+            self._resume_clock()
+            self.broadcast()
+        elif self.driver.pending is not None:
+            self.open_seeding()
+            self.broadcast()
+        else:
+            await self.prepare_round()
+
+    def _resume_clock(self) -> None:
+        """A rebuilt table's turn clock goes on from its stored deadline (the turn began
+        when the last play or the round's start was stored), with at least
+        ``RESUME_LEAST`` seconds so that the player can reconnect and see their hand."""
+        began, self.turn_began = self.turn_began, None
+        if self.timers.turn is None or began is None:
+            return
+        left = began + self.settings.clock_seconds - time.time()
+        least = min(RESUME_LEAST, self.settings.clock_seconds)
+        self.timers.turn = time.monotonic() + max(least, min(left,
+                                                             self.settings.clock_seconds))
+
     # ------------------------------------------------------------------ seating
 
     async def show_ratings(self) -> None:
         """At a rated table: each seated player's rating as shown (read once a seat)."""
-        if not self.row.rated:
+        if not self.row.rated or self.standing is None:
             return
         for seat in self.seats:
             if seat.player_id is not None and seat.rating is None:
-                found = [r for r in await self.store.ratings(seat.player_id)
-                         if r.variant == self.row.variant]
-                rating = (Rating(found[0].rating, found[0].deviation, found[0].volatility)
-                          if found else Rating())
-                seat.rating = {"rating": round(rating.rating), "label": rating.label}
+                rating = await self.standing.rating(seat.player_id, self.row.variant)
+                seat.show_rating({"rating": round(rating.rating), "label": rating.label})
 
-    async def _after_seating(self) -> None:
+    async def after_seating(self) -> None:
         await self.show_ratings()
         for seat in self.seats:
             await self.store.set_seat(self.row.id, seat.row())
-        self.driver.rename([s.name for s in self.seats])
+        self.driver.rename(self.seats.names())
         self.version += 1
-        if self.status == "waiting" and seating.full(self.seats):
-            await self._set_status("playing")
-            self._await_arrivals()
+        if self.status == "waiting" and self.seats.full:
+            await self.set_status("playing")
+            self.await_arrivals()
             if self.timers.arrival is None:
-                await self._prepare_round()
+                await self.prepare_round()
                 return
-        self._broadcast()
+        self.broadcast()
 
-    async def _set_status(self, status: TableStatus) -> None:
+    async def set_status(self, status: TableStatus) -> None:
         self.status = status
         await self.store.set_status(self.row.id, status)
 
-    def _await_arrivals(self) -> None:
+    def await_arrivals(self) -> None:
         """The first round waits for every seated player to open the table, so that each
         sees the first commitment before any card (a quick match waits less)."""
-        if seating.missing(self.seats):
-            self.timers.arrival = time.monotonic() + seating.arrival_wait(
-                self.seats, self.row, self.settings)
+        if self.seats.missing:
+            self.timers.arrival = time.monotonic() + self.seats.arrival_wait(
+                self.row, self.settings)
 
     # ------------------------------------------------------------------ rounds
 
-    async def _prepare_round(self) -> None:
+    async def prepare_round(self) -> None:
         """Draw the next round's server seed, store it and publish its commitment. The
         round starts once every connected player sent a part for it (or said ready), or
         when the seed window ends; never before the commitment reached every connection."""
@@ -156,11 +217,11 @@ class TableFlow:
                                    commitment(seed))
         self.driver.commit(seed)
         self.version += 1
-        self._open_seeding()
-        self._broadcast()
-        await self._maybe_start()
+        self.open_seeding()
+        self.broadcast()
+        await self.maybe_start()
 
-    def _open_seeding(self) -> None:
+    def open_seeding(self) -> None:
         """The first round waits the seed window; every later one waits while the players
         look at the last round's summary, until each connected player continues."""
         window = self.settings.seed_window_seconds
@@ -168,7 +229,7 @@ class TableFlow:
             window = max(window, self.settings.summary_seconds)
         self.seeding.start(self.seats, window)
 
-    async def _maybe_start(self, window_over: bool = False) -> bool:
+    async def maybe_start(self, window_over: bool = False) -> bool:
         """Start the pending round if it may start now; whether it started."""
         if not self.seeding.may_start(self.seats, window_over):
             return False
@@ -179,8 +240,8 @@ class TableFlow:
         await self.store.start_round(self.row.id, pending.number, client_seed)
         self.driver.deal(seed=client_seed)
         self.version += 1
-        self._begin_turn()
-        self._broadcast()
+        self.begin_turn()
+        self.broadcast()
         return True
 
     # ------------------------------------------------------------------ turns
@@ -189,7 +250,7 @@ class TableFlow:
         """The seat to move, while the table is playing."""
         return self.driver.to_play if self.status == "playing" else None
 
-    def _begin_turn(self) -> None:
+    def begin_turn(self) -> None:
         self.timers.turn = None
         seat_no = self.to_play()
         if seat_no is None:
@@ -198,17 +259,17 @@ class TableFlow:
         if seat.human and not seat.takeover:
             self.timers.turn = time.monotonic() + self.settings.clock_seconds
         else:
-            self._think(immediately=False)
+            self.think(immediately=False)
 
-    def _schedule_bot(self) -> None:
+    def schedule_bot(self) -> None:
         seat_no = self.to_play()
         if seat_no is not None and not self.thinking.busy:
             seat = self.seats[seat_no]
             if not seat.human or seat.takeover:
                 self.timers.turn = None
-                self._think(immediately=False)
+                self.think(immediately=False)
 
-    def _think(self, immediately: bool) -> None:
+    def think(self, immediately: bool) -> None:
         seat_no = self.to_play()
         if seat_no is None:
             return
@@ -216,7 +277,7 @@ class TableFlow:
         self.thinking.start(self.seats[seat_no].bot, seat_no, self.driver.view(seat_no),
                             self.version, delay)
 
-    async def _human_play(self, seat: Seat, message: PlayMessage) -> None:
+    async def human_play(self, seat: Seat, message: PlayMessage) -> None:
         if self.status == "finished":
             raise ProtocolError("the match is over", "play/match_over")
         if message.version != self.version:
@@ -232,9 +293,9 @@ class TableFlow:
             after = self.driver.check(seat.number, move)
         except IllegalPlayError as exc:  # the player's play refused, in the engine's words
             raise ProtocolError(exc.message, exc.code) from None
-        await self._play(seat.number, move, after, by_bot=False)
+        await self.play(seat.number, move, after, by_bot=False)
 
-    async def _play(self, seat: int, move: Play, after: Match, by_bot: bool) -> None:
+    async def play(self, seat: int, move: Play, after: Match, by_bot: bool) -> None:
         """Commit a checked play (``after``: the match the check made of it) to the store,
         then apply it and broadcast (timed from here to the broadcast: ``/metrics``)."""
         started = time.perf_counter()
@@ -253,21 +314,21 @@ class TableFlow:
         self.timers.turn = None
         self.version += 1
         if self.driver.match.winner is not None:
-            await self._finish()
+            await self.finish()
             metrics.played(by_bot, started)
             return
         if not self.driver.match.in_round:
-            self._broadcast()
+            self.broadcast()
             metrics.played(by_bot, started)
-            await self._prepare_round()
+            await self.prepare_round()
             return
-        self._begin_turn()
-        self._broadcast_play(by_bot)
+        self.begin_turn()
+        self.broadcast_play(by_bot)
         metrics.played(by_bot, started)
 
     # ------------------------------------------------------------------ the end
 
-    async def _resign(self, seat: Seat) -> None:
+    async def resign(self, seat: Seat) -> None:
         """The player of ``seat`` resigns: the match ends now, lost for their side. Stored
         first, then applied (a store that fails changes nothing); not before every seated
         player has arrived (the match has not begun)."""
@@ -278,7 +339,7 @@ class TableFlow:
         await self._store_result(after, seat.number)
         self.thinking.cancel()
         self.driver.resign(seat.number)
-        await self._finish(stored=True)
+        await self.finish(stored=True)
 
     def rated_game(self, match: Match) -> RatedGame | None:
         """What rating the decided ``match`` needs: a rated table's two players, if both
@@ -307,14 +368,14 @@ class TableFlow:
             result["aborted_by"] = sorted(
                 {s.number for s in self.seats if s.number not in self.played}
                 | ({resigned} if resigned is not None else set()))
-        if rated is not None:
-            unrated = await not_eligible(self.store, rated.players, now, rules)
+        if rated is not None and self.standing is not None:
+            unrated = await self.standing.unrated_reason(rated.players, now, rules)
             if unrated is not None:  # finished as a casual match, and says why
                 result["unrated"] = unrated
                 rated = None
         self.result = await self.store.finish_table(self.row.id, result, rated)
 
-    async def _finish(self, stored: bool = False) -> None:
+    async def finish(self, stored: bool = False) -> None:
         """The match is decided: stored (unless ``stored`` already), then every timer and
         window closed and everyone told."""
         if not stored:
@@ -325,9 +386,19 @@ class TableFlow:
         self.status = "finished"
         self.finished_at = time.monotonic()
         self.version += 1
-        self._broadcast()
+        self.broadcast()
 
-    def _unattended_at(self) -> float | None:
+    async def abandon(self) -> None:
+        """The table is given up before its match began (nobody came, or not everyone
+        matched did): stored so, and everyone told."""
+        self.timers.arrival = None
+        await self.set_status("abandoned")
+        self.finished_at = time.monotonic()
+        self.version += 1
+        self.broadcast()
+
+    def unattended_at(self) -> float | None:
+        """When a waiting table that nobody has open is given up (None: it is not)."""
         if self.status != "waiting" or self.empty_since is None:
             return None
         return self.empty_since + self.settings.unattended_seconds
@@ -350,16 +421,15 @@ class TableFlow:
     def state_for(self, seat: int | None) -> State:
         return snapshot.state_for(self, seat)
 
-    def seat_of_player(self, player_id: str | None) -> int | None:
-        """The seat number of a player, if they are seated here."""
-        seat = seat_of_player(self.seats, player_id)
-        return None if seat is None else seat.number
+    def spectators_state(self) -> str:
+        """The spectators' full state, encoded once for a crowd (snapshot.Audience)."""
+        return self.audience.spectators_state(self.version, lambda: self.state_for(None))
 
-    def _broadcast(self) -> None:
+    def broadcast(self) -> None:
         """Every connection gets its own seat's state; never awaits a socket."""
         self.audience.broadcast(self.seats, self.state_for, self.seeding)
 
-    def _broadcast_play(self, by_bot: bool) -> None:
+    def broadcast_play(self, by_bot: bool) -> None:
         """After a play that keeps the round going: every connection gets what the play
         changed (``played``), not the whole state; never awaits a socket."""
         self.audience.broadcast(self.seats, snapshot.played_for(self, by_bot), self.seeding)

@@ -9,12 +9,12 @@ round's commitment.
 from __future__ import annotations
 
 import time
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from typing import Any
 
 from basra.match.driver import RoundSeeds
 from basra.server.table.commands import Connection
-from basra.server.table.seats import Seat
+from basra.server.table.seats import Seat, Seats
 from basra.server.wire.client_messages import ProtocolError, SeedMessage
 
 
@@ -34,16 +34,14 @@ class Seeding:
     def open(self) -> bool:
         return self.deadline is not None
 
-    def start(self, seats: list[Seat], seconds: float) -> None:
+    def start(self, seats: Seats, seconds: float) -> None:
         """Open the window: no part sent, nobody ready yet."""
-        for s in seats:
-            s.ready = False
-            s.part = None
+        seats.open_round()
         self.commit_marks.clear()
         self.seconds = seconds
         self.deadline = time.monotonic() + seconds
 
-    def next_round_json(self, round_number: int, seats: list[Seat]) -> dict[str, Any] | None:
+    def next_round_json(self, round_number: int, seats: Iterable[Seat]) -> dict[str, Any] | None:
         """``table.next_round`` while the window is open: the round, the time left, and
         the connected players it still waits for."""
         if self.deadline is None:
@@ -64,7 +62,7 @@ class Seeding:
     def forget(self, conn: Connection) -> None:
         self.commit_marks.pop(conn, None)
 
-    def delivered(self, seats: list[Seat]) -> bool:
+    def delivered(self, seats: Iterable[Seat]) -> bool:
         """Whether the pending round's commitment reached every connected player."""
         for seat in seats:
             for conn in seat.connections:
@@ -75,7 +73,7 @@ class Seeding:
                     return False
         return True
 
-    def may_start(self, seats: list[Seat], window_over: bool = False) -> bool:
+    def may_start(self, seats: Iterable[Seat], window_over: bool = False) -> bool:
         """Whether the pending round may start now."""
         if self.deadline is None:
             return False
@@ -103,7 +101,7 @@ class Seeding:
                                     "fresh one for each round", "seed/reused")
 
 
-def parts(seats: list[Seat]) -> list[str | None]:
+def parts(seats: Iterable[Seat]) -> list[str | None]:
     """Each seat's part of the client seed: the one its player sent, or None (a bot, or a
     player who sent none: the part derived from the committed server seed)."""
     return [seat.part if seat.human else None for seat in seats]

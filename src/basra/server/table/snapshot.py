@@ -3,7 +3,8 @@
 fan-out to every connection without ever awaiting a socket.
 
 Each connection gets its own seat's message (a spectator the public one), and the message
-of a seat is encoded once for all its connections.
+of a seat is encoded once for all its connections. What is sent is read from a
+:class:`TableState`: only what a snapshot shows, never the actor or its inbox.
 """
 
 from __future__ import annotations
@@ -11,22 +12,67 @@ from __future__ import annotations
 import asyncio
 import time
 from collections import Counter
-from collections.abc import Callable
-from typing import TYPE_CHECKING, Any
+from collections.abc import Callable, Iterable
+from typing import Any, Protocol
 
 from basra.game.cards import NAMES, names_of
 from basra.game.engine import Match, legal_plays
+from basra.match.driver import MatchDriver
 from basra.server.config import Limits
+from basra.server.table.clock import Timers
 from basra.server.table.commands import Command, Connection, Detach
-from basra.server.table.seats import Seat
+from basra.server.table.seats import Seat, Seats
 from basra.server.table.seeding import Seeding
 from basra.server.wire.server_messages import Played, ServerMessage, State, encode
-
-if TYPE_CHECKING:
-    from basra.server.table.flow import TableFlow
+from basra.store.base import TableRow, TableStatus
 
 
-def phase(table: TableFlow) -> str:
+class TableState(Protocol):
+    """What a snapshot of a table reads: the table's row and status, its seats (with their
+    presence, seed parts and rematch votes), the match (its driver), the clock, the seed
+    window, the rematch and the result, and how many watch. The match's flow
+    (:class:`~basra.server.table.flow.TableFlow`) is one."""
+
+    @property
+    def row(self) -> TableRow: ...
+
+    @property
+    def status(self) -> TableStatus: ...
+
+    @property
+    def version(self) -> int: ...
+
+    @property
+    def seats(self) -> Seats: ...
+
+    @property
+    def driver(self) -> MatchDriver: ...
+
+    @property
+    def timers(self) -> Timers: ...
+
+    @property
+    def seeding(self) -> Seeding: ...
+
+    @property
+    def clock_seconds(self) -> float:
+        """The turn clock's length."""
+
+    @property
+    def rematch_table(self) -> str | None: ...
+
+    @property
+    def result(self) -> dict[str, Any] | None: ...
+
+    @property
+    def spectators(self) -> int:
+        """How many spectators watch."""
+
+    def to_play(self) -> int | None:
+        """The seat to move, while the table is playing."""
+
+
+def phase(table: TableState) -> str:
     """``waiting``, ``arriving``, ``seeding``, ``playing``, ``finished`` or ``abandoned``."""
     if table.status in ("waiting", "finished", "abandoned"):
         return table.status
@@ -35,7 +81,7 @@ def phase(table: TableFlow) -> str:
     return "seeding" if table.seeding.open else "playing"
 
 
-def fairness_json(table: TableFlow) -> dict[str, Any]:
+def fairness_json(table: TableState) -> dict[str, Any]:
     """The commitment of the round now seeding or in play (``current``) and every finished
     round's seeds (``revealed``): a server seed is never shown before its round ends."""
     match = table.driver.match
@@ -76,9 +122,9 @@ def player_json(seat: Seat, you: int | None) -> dict[str, Any]:
     }
 
 
-def table_json(table: TableFlow, seat: int | None) -> dict[str, Any]:
+def table_json(table: TableState, seat: int | None) -> dict[str, Any]:
     """The public table as ``seat`` (None: a spectator) is shown it."""
-    clock = table.timers.clock_json(table.to_play(), table.settings.clock_seconds)
+    clock = table.timers.clock_json(table.to_play(), table.clock_seconds)
     out: dict[str, Any] = {
         "id": table.row.id,
         "kind": table.row.kind,
@@ -95,7 +141,7 @@ def table_json(table: TableFlow, seat: int | None) -> dict[str, Any]:
         "resigned": table.driver.resigned,
         "rated": table.row.rated,
         "result": table.result,
-        "spectators": len(table.audience.spectators),
+        "spectators": table.spectators,
         "next_round": (table.seeding.next_round_json(table.driver.next_round, table.seats)
                        if table.timers.arrival is None else None),
     }
@@ -104,12 +150,12 @@ def table_json(table: TableFlow, seat: int | None) -> dict[str, Any]:
     return out
 
 
-def state_for(table: TableFlow, seat: int | None) -> State:
+def state_for(table: TableState, seat: int | None) -> State:
     return State(table.version, seat, table_json(table, seat),
                  table.driver.view(seat).to_json())
 
 
-def played_for(table: TableFlow, by_bot: bool) -> Callable[[int | None], Played]:
+def played_for(table: TableState, by_bot: bool) -> Callable[[int | None], Played]:
     """Each seat's ``played`` message (None: a spectator's) after the play just applied,
     which kept the round going: what every seat may see is worked out once, and only the
     hand and the legal plays are the seat's own. The fields are the view's, as
@@ -127,8 +173,8 @@ def played_for(table: TableFlow, by_bot: bool) -> Callable[[int | None], Played]
         "stock_count": rnd.stock_left, "pile_counts": [p.bit_count() for p in rnd.piles],
         "basras": list(rnd.basras), "basra_points": list(rnd.bonus),
         "last_taker": rnd.last_taker if rnd.last_taker >= 0 else None,
-        "clock": table.timers.clock_json(table.to_play(), table.settings.clock_seconds),
-        "spectators": len(table.audience.spectators),
+        "clock": table.timers.clock_json(table.to_play(), table.clock_seconds),
+        "spectators": table.spectators,
     }
 
     def for_seat(seat: int | None) -> Played:
@@ -217,8 +263,8 @@ class Audience:
         self.spectator_text = (key, now, text)
         return text
 
-    def connections(self, seats: list[Seat]) -> list[Connection]:
-        return [c for s in seats for c in s.connections] + list(self.spectators)
+    def connections(self, seats: Seats) -> list[Connection]:
+        return seats.connections() + list(self.spectators)
 
     def send(self, conn: Connection, message: ServerMessage | str) -> None:
         """Queue a message for one connection; a connection that cannot take it (its queue
@@ -237,7 +283,7 @@ class Audience:
         for conn in list(seat.connections):
             self.send(conn, text)
 
-    def broadcast(self, seats: list[Seat], message: Callable[[int | None], State | Played],
+    def broadcast(self, seats: Iterable[Seat], message: Callable[[int | None], State | Played],
                   seeding: Seeding) -> None:
         """Every connection gets its own seat's message (``message(seat)``, ``message(None)``
         for the spectators: a ``state`` or a ``played`` message), encoded once per seat;

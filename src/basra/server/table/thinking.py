@@ -21,11 +21,11 @@ log = logging.getLogger("basra.table")
 class Thinking:
     """The one bot move a table may be waiting for."""
 
-    def __init__(self, inbox: asyncio.Queue[Command]) -> None:
+    def __init__(self, inbox: asyncio.Queue[Command], pool: BotService | None = None) -> None:
         self.inbox = inbox
+        self.pool = pool
+        """The server's bot workers; None: searches in a thread."""
         self.task: asyncio.Task[None] | None = None
-        self.pool: BotService | None = None
-        """The server's bot workers (the lobby sets it); None: searches in a thread."""
 
     @property
     def busy(self) -> bool:

@@ -1,0 +1,43 @@
+"""What a rated table reads beyond its own record: each player's rating, to show at the
+table, and whether a result between two players may be rated
+(:mod:`basra.server.rated_play`). A port of the table's actor, so that the table's own
+record (:class:`~basra.store.ports.TableStore`) stays the only store it writes."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from datetime import datetime
+from typing import Protocol
+
+from basra.ratings import Rating
+from basra.server.config import RatedRules
+from basra.server.rated_play import not_eligible
+from basra.store.ports import Store
+
+
+class Standing(Protocol):
+    """The players' standing, as a rated table asks it."""
+
+    async def rating(self, player_id: str, variant: str) -> Rating:
+        """The player's rating in ``variant`` (a newcomer's: the start)."""
+
+    async def unrated_reason(self, players: Sequence[str], now: datetime,
+                             rules: RatedRules) -> str | None:
+        """Why a result between ``players`` may not be rated (None: it may)."""
+
+
+class StoredStanding:
+    """The players' standing as the store keeps it."""
+
+    def __init__(self, store: Store) -> None:
+        self.store = store
+
+    async def rating(self, player_id: str, variant: str) -> Rating:
+        for row in await self.store.ratings(player_id):
+            if row.variant == variant:
+                return Rating(row.rating, row.deviation, row.volatility)
+        return Rating()
+
+    async def unrated_reason(self, players: Sequence[str], now: datetime,
+                             rules: RatedRules) -> str | None:
+        return await not_eligible(self.store, players, now, rules)
