@@ -20,8 +20,10 @@ from uvicorn.middleware.proxy_headers import ProxyHeadersMiddleware
 
 from basra import __version__
 from basra.server import metrics
-from basra.server.cluster.fence import FencedStore
+from basra.server.cluster.fence import FencedTables
 from basra.server.cluster.node import Cluster
+from basra.server.cluster.placement import ClusterPlacement
+from basra.server.cluster.pools import RedisQueue
 from basra.server.config import Settings
 from basra.server.gc_pacing import GcPacer
 from basra.server.http.deps import Guards, Services, services
@@ -47,8 +49,10 @@ async def lifespan(app: FastAPI) -> AsyncIterator[None]:
     if cluster is None:
         lobby = Lobby(store, settings)
     else:  # the node writes a table only while it holds the table's lease
-        lobby = Lobby(FencedStore(store, cluster.leases, cluster.let_go), settings)
-        lobby.join_cluster(cluster)
+        lobby = Lobby(store, settings,
+                      tables=FencedTables(store, cluster.leases, cluster.let_go),
+                      placement=ClusterPlacement(cluster),
+                      pools=RedisQueue(cluster.redis, settings))
         await cluster.start(lobby)
         held.redis = cluster.redis
     restored = await lobby.restore()

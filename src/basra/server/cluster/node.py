@@ -32,7 +32,7 @@ import socket
 import time
 import uuid
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, assert_never
+from typing import Any, assert_never
 
 from redis.asyncio import Redis
 
@@ -55,15 +55,13 @@ from basra.server.cluster.messages import (
 )
 from basra.server.cluster.relay import Handled, Relay, RemoteConnection
 from basra.server.config import Settings
-from basra.server.reads.live import ORDERS, live_summaries, ordered
+from basra.server.lobby.tables import Lobby
+from basra.server.reads.live import ORDERS, ordered
 from basra.server.table.actor import MOVED_CODE
 from basra.server.table.commands import Attach, Detach, FillBot, Incoming, Join
 from basra.server.table.outbox import Outbox
 from basra.server.wire.client_messages import ProtocolError, error_message, parse_client_message
 from basra.server.wire.errors import Refusal
-
-if TYPE_CHECKING:
-    from basra.server.lobby.tables import Lobby
 
 log = logging.getLogger("basra.cluster")
 
@@ -187,15 +185,15 @@ class Cluster:
         could show (the newest and the best-rated hundred), in one field of one hash, with
         the time they were published (a node that stops publishing drops out after 3 s)."""
         assert self.lobby is not None
-        mine = live_summaries(self.lobby.tables.values())
+        mine = self.lobby.live_here()
         shown = {m["table"]: m for order in ORDERS for m in ordered(mine, order)}
         await self.redis.hset(self._live_key, self.node,
                               json.dumps({"at": time.time(), "matches": list(shown.values())}))
 
-    async def live_matches(self) -> list[dict[str, Any]]:
-        """Every node's live matches, as they last published them (this node's as now)."""
-        assert self.lobby is not None
-        found = live_summaries(self.lobby.tables.values())
+    async def live_matches(self, here: list[dict[str, Any]]) -> list[dict[str, Any]]:
+        """Every node's live matches, as they last published them (this node's, ``here``,
+        as now)."""
+        found = list(here)
         seen = {m["table"] for m in found}
         gone = []
         for node, raw in (await self.redis.hgetall(self._live_key)).items():
@@ -241,7 +239,7 @@ class Cluster:
         """Take over every live table that nobody holds (its node died)."""
         lobby = self.lobby
         assert lobby is not None
-        ids = [t for t in await lobby.store.live_tables() if t not in lobby.tables]
+        ids = [t for t in await lobby.store.live_tables() if lobby.table(t) is None]
         if not ids:
             return
         owners = await self.leases.owners(ids)
@@ -306,7 +304,7 @@ class Cluster:
     async def _on_attach(self, message: AttachMessage) -> None:
         assert self.lobby is not None
         conn_id, table_id = message.conn, message.table
-        table = self.lobby.tables.get(table_id)
+        table = self.lobby.table(table_id)
         conn = RemoteConnection(self.relay, message.sender, conn_id)
         if table is None:  # not ours (any more): the client reconnects to the owner
             conn.close("the table moved to another node", MOVED_CODE)
@@ -321,7 +319,7 @@ class Cluster:
         if found is None:
             return
         table_id, conn = found
-        table = self.lobby.tables.get(table_id)
+        table = self.lobby.table(table_id)
         if table is None:
             return
         try:
@@ -338,7 +336,7 @@ class Cluster:
             return
         table_id, conn = found
         conn.closed = True
-        table = self.lobby.tables.get(table_id)
+        table = self.lobby.table(table_id)
         if table is not None:
             await table.inbox.put(Detach(conn))
 
@@ -352,7 +350,7 @@ class Cluster:
         """``join`` or ``fill_bot`` asked on another node, for a table of ours."""
         assert self.lobby is not None
         node, call_id, op = message.sender, message.id, message.op
-        table = self.lobby.tables.get(op.table)
+        table = self.lobby.table(op.table)
         if table is None:
             self.relay.reply(node, call_id, Refused("table/moved",
                                                     "the table moved to another node"))

@@ -7,43 +7,34 @@ import asyncio
 import contextlib
 import logging
 import time
+from collections import Counter
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, replace
 from datetime import UTC, datetime
-from typing import TYPE_CHECKING
+from typing import Any
 
 from basra.bots import LEVELS
 from basra.errors import BasraError
 from basra.game.rules import find_variant
 from basra.ratings import Rating
-from basra.server import metrics
-from basra.server.cluster.messages import (
-    CallOp,
-    FillBotCall,
-    JoinCall,
-    Refused,
-    SignedOutMessage,
-)
-from basra.server.cluster.pools import RedisQueue
-from basra.server.cluster.relay import EVERY_NODE
 from basra.server.config import Settings
 from basra.server.identity.signed_in import SignedIn
 from basra.server.ids import new_id, new_invite_code
+from basra.server.lobby.placement import LocalPlacement, Placement, RemoteTable
 from basra.server.quick.memory import MemoryPools
 from basra.server.quick.pools import PoolStore, Ticket
 from basra.server.reads.analyses import Analyses
+from basra.server.reads.live import live_summaries
 from basra.server.reads.replays import Replays
 from basra.server.reads.stored import NotStored, StoredTables
 from basra.server.table.actor import Table
 from basra.server.table.commands import FillBot, Handover, Join
-from basra.server.table.seats import SeatError
+from basra.server.table.standing import StoredStanding
 from basra.server.wire.errors import Refusal
-from basra.store.base import PlayerRow, SeatRow, Store, TableKind, TableRow
+from basra.store.base import PlayerRow, SeatRow, TableKind, TableRow
+from basra.store.ports import Store, TableStore
 from basra.workers.factory import bot_service
 from basra.workers.service import BotService
-
-if TYPE_CHECKING:
-    from basra.server.cluster.node import Cluster
 
 log = logging.getLogger("basra.lobby")
 
@@ -67,9 +58,21 @@ class TableOptions:
 
 
 class Lobby:
-    def __init__(self, store: Store, settings: Settings) -> None:
+    """The live tables of this process, by id, and every way to reach one.
+
+    ``placement`` says which process runs each live table and ``pools`` where quick match's
+    tickets wait: by default this process alone (:class:`LocalPlacement`, in-memory pools);
+    a cluster node passes its Redis implementations of the same ports.
+    """
+
+    def __init__(self, store: Store, settings: Settings, *, tables: TableStore | None = None,
+                 placement: Placement | None = None, pools: PoolStore | None = None) -> None:
         self.store = store
+        self.table_store: TableStore = tables or store
+        """Where the tables' rounds and plays are written: the store, or a cluster node's
+        fenced view of it (writes only while the node holds the table's lease)."""
         self.settings = settings
+        self.placement: Placement = placement or LocalPlacement()
         self.bots: BotService = bot_service(settings.redis_url, prefix=settings.redis_prefix,
                                             workers=settings.bot_workers)
         """Where the live tables' searching bots think (worker processes)."""
@@ -82,13 +85,11 @@ class Lobby:
         self.live_list: tuple[float, dict[str, bytes]] | None = None
         """When the live list (``GET /api/live``) was last made, and its answer per order."""
         self.tables: dict[str, Table] = {}
-        self.pools: PoolStore = MemoryPools(settings.ticket_lapse_seconds)
+        self.pools: PoolStore = pools or MemoryPools(settings.ticket_lapse_seconds)
         """Quick match's pools: this process's, or a cluster's shared ones (Redis)."""
         self.sweeper: asyncio.Task[None] | None = None
         self.evicted = 0
         """Tables let go since start (finished or abandoned, served from the store after)."""
-        self.cluster: Cluster | None = None
-        """Cluster mode's node (set by the app before the lobby starts), else None."""
         self.adopting = asyncio.Lock()
         self.pairer: asyncio.Task[None] | None = None
         self.signed_in = SignedIn()
@@ -97,69 +98,58 @@ class Lobby:
     # ------------------------------------------------------------------ life
 
     async def restore(self) -> int:
-        """Rebuild and start every live table from the store (after a restart). In
-        cluster mode a node takes only the tables nobody holds, as it goes (adoption)."""
-        if self.cluster is not None:
-            return 0
+        """Rebuild and start the live tables of the store this process runs from the start
+        (after a restart: all of them; a cluster's node none: it adopts the tables nobody
+        holds as it goes)."""
         count = 0
-        for table_id in await self.store.live_tables():
+        for table_id in self.placement.at_start(await self.table_store.live_tables()):
             if await self._rebuild(table_id) is not None:
                 count += 1
         return count
 
     async def _rebuild(self, table_id: str) -> Table | None:
         """Rebuild a live table from its stored log and start it here."""
-        table_log = await self.store.load(table_id)
+        table_log = await self.table_store.load(table_id)
         if table_log is None or table_log.table.status not in ("waiting", "playing"):
             return None
         try:
-            table = Table.restore(table_log, self.store,
-                                  self._table_settings(table_log.table), self._rematch)
+            table = Table.restore(table_log, self.table_store,
+                                  self._table_settings(table_log.table), self._rematch,
+                                  on_absent=self._absent, bots=self.bots,
+                                  standing=StoredStanding(self.store))
         except Exception:
             log.exception("table %s could not be restored", table_id)
-            await self.store.set_status(table_id, "abandoned")
+            await self.table_store.set_status(table_id, "abandoned")
             return None
         self._add(table)
         return table
 
     async def adopt(self, table_id: str) -> Table | None:
-        """Cluster mode: take a live table nobody holds (its node died), rebuilt from the
-        store; None if another node has it or it is not live."""
-        assert self.cluster is not None
+        """Take a live table nobody runs (its process died), rebuilt from the store; None if
+        another process got it first or it is not live."""
         if table_id in self.tables:
             return self.tables[table_id]
-        leases = self.cluster.leases
-        if not await leases.acquire(table_id):
+        if not await self.placement.adopt(table_id):
             return None
         async with self.adopting:
             if table_id in self.tables:
                 return self.tables[table_id]
             table = await self._rebuild(table_id)
         if table is None:
-            await leases.release(table_id)
+            await self.placement.release(table_id)
         else:
-            log.info("table %s adopted by node %s", table_id, self.cluster.node)
+            log.info("table %s adopted here", table_id)
         return table
 
     async def drop(self, table_id: str) -> None:
-        """Cluster mode: the table is not this node's any more; stop it without writing and
-        close its connections (1012), so its clients reconnect to the new owner."""
+        """The table is not this process's any more (another took it over); stop it without
+        writing and close its connections (1012), so its clients reconnect to the new owner."""
         table = self.tables.pop(table_id, None)
         if table is None:
             return
         table.on_rematch = None
         await table.stop(Handover())
-        if self.cluster is not None:
-            self.cluster.forget_table(table_id)
-            if self.cluster.leases.holds(table_id):
-                await self.cluster.leases.release(table_id)  # fenced by a write: anyone
-            else:                                           # may rebuild it from the log
-                self.cluster.leases.forget(table_id)
-
-    def join_cluster(self, cluster: Cluster) -> None:
-        """Cluster mode: tables are leased, quick match is shared through Redis."""
-        self.cluster = cluster
-        self.pools = RedisQueue(cluster.redis, self.settings)
+        await self.placement.handed_over(table_id)
 
     async def _quick_table(self, first: PlayerRow, second: PlayerRow, variant: str,
                            rated: bool) -> str:
@@ -213,13 +203,9 @@ class Lobby:
         table.on_rematch = None
         await table.evict()
         self.evicted += 1
-        if self.cluster is not None:
-            self.cluster.forget_table(table.row.id)
-            await self.cluster.leases.release(table.row.id)
+        await self.placement.release(table.row.id)
 
     def _add(self, table: Table) -> None:
-        table.on_absent = self._absent
-        table.thinking.pool = self.bots
         self.tables[table.row.id] = table
         table.start()
 
@@ -228,14 +214,12 @@ class Lobby:
     def sign_out(self, player_id: str, session_id: str | None = None,
                  keep: str | None = None, *, forget: bool = False) -> None:
         """Sessions ended (one, or all of the player's but ``keep``): their open sockets
-        close here and, in cluster mode, on every node; with ``forget`` (the account is
-        deleted) the player's quick-match tickets go too."""
+        close here and wherever else they are open; with ``forget`` (the account is deleted)
+        the player's quick-match tickets go too."""
         self.signed_in.end(player_id, session_id, keep)
         if forget:
             self.pools.forget(player_id)
-        if self.cluster is not None:
-            self.cluster.relay.publish(EVERY_NODE,
-                                       SignedOutMessage(player_id, session_id, keep))
+        self.placement.signed_out(player_id, session_id, keep)
 
     # ------------------------------------------------------------------ tables
 
@@ -261,9 +245,7 @@ class Lobby:
         bots_fill = kind == "bot" or rematch_of is not None
         rules = find_variant(options.variant)
         table_id = new_id()
-        if self.cluster is not None:  # a new id: nobody else can hold it
-            await self.cluster.leases.acquire(table_id)
-            metrics.lease_moved("acquired")
+        await self.placement.claim_new(table_id)
         seats = []
         for number in range(options.players):
             if number < len(humans):
@@ -284,8 +266,9 @@ class Lobby:
             invite_code=new_invite_code() if kind == "private" else None,
             owner_id=owner.id if owner else None, rematch_of=rematch_of,
             rated=options.rated and options.players == 2 and kind != "bot")
-        table = await Table.create(row, seats, self.store, self._table_settings(row),
-                                   self._rematch)
+        table = await Table.create(row, seats, self.table_store, self._table_settings(row),
+                                   self._rematch, on_absent=self._absent, bots=self.bots,
+                                   standing=StoredStanding(self.store))
         self._add(table)
         return table
 
@@ -302,7 +285,12 @@ class Lobby:
         return await self._create("private", options, [player], owner=player)
 
     def table(self, table_id: str) -> Table | None:
+        """The live table of this process, if it runs it."""
         return self.tables.get(table_id)
+
+    def statuses(self) -> Counter[str]:
+        """How many live tables of this process are waiting, playing or finished."""
+        return Counter(table.status for table in self.tables.values())
 
     async def any_table(self, table_id: str) -> Table:
         """The live table, or one that left memory rebuilt from the store, off the event
@@ -324,7 +312,7 @@ class Lobby:
     async def join(self, player: PlayerRow, invite_code: str) -> tuple[Table, int]:
         code = invite_code.strip().upper()
         valid = code.isascii() and code.isalnum()  # nothing else is ever a code
-        row = await self.store.table_by_code(code) if valid else None
+        row = await self.table_store.table_by_code(code) if valid else None
         missing = LobbyError("no open table has that invite code", "table/not_found")
         if row is None:
             raise missing
@@ -332,12 +320,10 @@ class Lobby:
             raise LobbyError("this table is rated: sign in to an account to take a seat",
                              "table/rated_needs_account")
         table = await self.live(row.id)
-        if isinstance(table, str):  # another node owns it
-            seat = await self._call(table, JoinCall(row.id, player.id, player.nickname,
-                                                    player.account, player.username))
-            return await self.any_table(row.id), seat
         if table is None:
             raise missing
+        if not isinstance(table, Table):  # another process runs it
+            return await self.any_table(row.id), await table.join(player)
         future: asyncio.Future[int] = asyncio.get_running_loop().create_future()
         await table.inbox.put(Join(player.id, player.nickname, future, player.account,
                                    player.username))
@@ -348,36 +334,34 @@ class Lobby:
         if level not in LEVELS:
             raise LobbyError(f"unknown bot level {level!r}", "table/bad_options")
         table = await self.live(table_id) if len(table_id) <= 64 else None
-        if isinstance(table, str):  # another node owns it
-            return await self._call(table, FillBotCall(table_id, seat, level, player.id))
         if table is None:
             raise LobbyError("no such table", "table/not_found")
+        if not isinstance(table, Table):  # another process runs it
+            return await table.fill_bot(seat, level, player.id)
         future: asyncio.Future[int] = asyncio.get_running_loop().create_future()
         await table.inbox.put(FillBot(seat, level, player.id, future))
         return await asyncio.wait_for(future, 10)  # a SeatError as it is
 
-    async def live(self, table_id: str) -> Table | str | None:
-        """The live table if this node runs it; in cluster mode the id of the node that
-        does (a table nobody holds is adopted here first); None if it is not live."""
+    async def live(self, table_id: str) -> Table | RemoteTable | None:
+        """The live table if this process runs it, or the way to it when another process
+        does (a table nobody runs is adopted here first); None if it is not live."""
         table = self.tables.get(table_id)
-        if table is not None or self.cluster is None:
+        if table is not None:
             return table
-        owner = await self.cluster.owner(table_id)
-        if owner is None:
+        where = await self.placement.locate(table_id)
+        if where is True:
             return await self.adopt(table_id)
-        return owner if owner != self.cluster.node else self.tables.get(table_id)
+        if where is False:
+            return self.tables.get(table_id)
+        return where
 
-    async def _call(self, owner: str, op: CallOp) -> int:
-        """A seating asked of the node that owns the table: its seat, or its refusal."""
-        assert self.cluster is not None
-        try:
-            answer = await self.cluster.ask(owner, op)
-        except TimeoutError:
-            raise LobbyError("the table's server did not answer: try again",
-                             "table/unavailable") from None
-        if isinstance(answer, Refused):
-            raise SeatError(answer.message, answer.error)
-        return answer.seat
+    async def live_matches(self) -> list[dict[str, Any]]:
+        """The matches being played now on the whole site (``GET /api/live``)."""
+        return await self.placement.live_matches(self.live_here())
+
+    def live_here(self) -> list[dict[str, Any]]:
+        """The summaries of the matches this process runs (:mod:`basra.server.reads.live`)."""
+        return live_summaries(self.tables.values())
 
     async def _rematch(self, old: Table) -> str | None:
         """A new table with the same people and bots, seats turned by one."""

@@ -1,5 +1,5 @@
 """``GET /api/live``: the matches being played now (:mod:`basra.server.reads.live`), newest or
-best-rated first; this node's own, or in cluster mode every node's."""
+best-rated first, of the whole site (:meth:`basra.server.lobby.tables.Lobby.live_matches`)."""
 
 from __future__ import annotations
 
@@ -9,7 +9,7 @@ from fastapi import APIRouter, Query, Request
 from fastapi.responses import Response
 
 from basra.server.http.deps import LobbyDep, get_guards
-from basra.server.reads.live import ORDERS, live_summaries, ordered
+from basra.server.reads.live import ORDERS, ordered
 from basra.server.wire.errors import ApiError
 from basra.server.wire.server_messages import dumps
 
@@ -30,10 +30,7 @@ async def live(request: Request, lobby: LobbyDep,
     now = time.monotonic()
     kept = lobby.live_list
     if kept is None or now - kept[0] > FRESH_SECONDS:
-        if lobby.cluster is not None:
-            matches = await lobby.cluster.live_matches()
-        else:
-            matches = live_summaries(lobby.tables.values())
+        matches = await lobby.live_matches()
         kept = lobby.live_list = (now, {o: dumps({"matches": ordered(matches, o)})
                                         for o in ORDERS})
     return Response(kept[1][order], media_type="application/json")

@@ -18,7 +18,7 @@ router = APIRouter()
 async def scrape(request: Request) -> Response:
     held = services(request)
     lobby = held.lobby
-    tables: Counter[str] = Counter(t.status for t in lobby.tables.values()) if lobby else Counter()
+    tables: Counter[str] = lobby.statuses() if lobby else Counter()
     now = metrics.Held(tables, sum(held.guards.sockets.open.values()),
                        lobby.pools.held() if lobby else 0)
     return Response(metrics.scrape(now), media_type=metrics.CONTENT_TYPE)

@@ -199,7 +199,7 @@ def mount_web(app: FastAPI, web_dir: Path) -> None:
         table = await store.table_by_code(code.strip().upper()[:32])
         if table is None:
             return pages.notice(request, "invite_invalid", 404, code=code[:32])
-        live = lobby.tables.get(table.id)
+        live = lobby.table(table.id)
         if table.status != "waiting" or (live is not None and full(live.seats)):
             return pages.notice(request, "invite_closed", 410, links=[
                 (f"/table/{table.id}", pages.text(lang, "page.watch_link")),

@@ -22,8 +22,8 @@ from basra.server.http.deps import (
     player_of,
 )
 from basra.server.identity.guests import token_hash
-from basra.server.ids import new_id
 from basra.server.limits import TokenBucket, address_key, client_address
+from basra.server.lobby.placement import RemoteTable
 from basra.server.lobby.tables import LobbyError
 from basra.server.table.actor import Table
 from basra.server.table.commands import Attach, Detach, Incoming
@@ -89,12 +89,12 @@ async def table_socket(websocket: WebSocket, table_id: str, auth: str | None = N
         who = (player.id, session.id) if player and session else None
         account = bool(who and player and player.account)
         table = await lobby.live(table_id) if len(table_id) <= 64 else None
-        if isinstance(table, str):  # cluster mode: another node owns it
-            await _forward(websocket, table_id, table, who, account)
-        elif table is None:
+        if table is None:
             await _from_store(websocket, table_id, player)
-        else:
+        elif isinstance(table, Table):
             await _play(websocket, table, who, account)
+        else:  # another process runs it
+            await _forward(websocket, table, who, account)
     finally:
         sockets.release(address)
 
@@ -212,27 +212,24 @@ async def _play_on(websocket: WebSocket, table: Table, outbox: Outbox,
         await _close(websocket, outbox)
 
 
-async def _forward(websocket: WebSocket, table_id: str, owner: str,
+async def _forward(websocket: WebSocket, table: RemoteTable,
                    who: tuple[str, str] | None, account: bool = False) -> None:
-    """Cluster mode: a socket here for a table another node owns. What the client sends
-    is checked and rate-limited here and passed on; what the owner sends comes back to
-    this socket's outbox (:mod:`basra.server.cluster.node`)."""
+    """A socket here for a table another process runs. What the client sends is checked
+    and rate-limited here and passed on; what the table sends comes back to this socket's
+    outbox (:class:`basra.server.lobby.placement.RemoteTable`)."""
     outbox = _outbox(websocket)
     with _signed_in(websocket, outbox, who):
-        await _forward_on(websocket, table_id, owner, outbox,
-                          (who[0] if who else None, account))
+        await _forward_on(websocket, table, outbox, (who[0] if who else None, account))
 
 
-async def _forward_on(websocket: WebSocket, table_id: str, owner: str, outbox: Outbox,
+async def _forward_on(websocket: WebSocket, table: RemoteTable, outbox: Outbox,
                       player: tuple[str | None, bool]) -> None:
     """``player``: the player's id (None: a spectator) and whether it is an account."""
-    cluster = get_lobby(websocket).cluster
-    assert cluster is not None
-    entry = cluster.forward(new_id(), table_id, owner, outbox, player[0],
-                            address_key(client_address(websocket.scope)), player[1])
+    link = table.connect(outbox, player[0], address_key(client_address(websocket.scope)),
+                         player[1])
 
     async def deliver(_message: ClientMessage, text: str) -> None:
-        cluster.pass_on(entry, text)
+        link.pass_on(text)
 
     writer = asyncio.create_task(outbox.run())
     reader = asyncio.create_task(_read(websocket, outbox, deliver))
@@ -240,7 +237,7 @@ async def _forward_on(websocket: WebSocket, table_id: str, owner: str, outbox: O
         await asyncio.wait([reader, writer], return_when=asyncio.FIRST_COMPLETED)
     finally:
         await _stop(reader, writer)
-        cluster.unforward(entry)
+        link.close()
         await _close(websocket, outbox)
 
 
