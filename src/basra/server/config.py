@@ -181,7 +181,7 @@ class Settings:
     fresh_proof_seconds: float = 300.0
     """How long a proof of who holds a session (the password or a passkey, at sign-in or
     later) lets it add a passkey or a password, remove a passkey, export and delete
-    (:func:`basra.server.identity.accounts.require_proof`)."""
+    (:func:`basra.server.identity.sessions.require_proof`)."""
     sweep_seconds: float = 1.0
     """How often the lobby drops lapsed tickets and evicts finished tables."""
     limits: Limits = field(default_factory=Limits)

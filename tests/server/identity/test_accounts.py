@@ -28,7 +28,7 @@ from cryptography.hazmat.primitives.asymmetric import ec
 
 from basra.errors import BasraError
 from basra.server.config import Settings
-from basra.server.identity import accounts, passkeys
+from basra.server.identity import accounts, passkeys, sessions
 from basra.server.identity.accounts import (
     PASSWORD_MAX,
     FailureWindows,
@@ -437,11 +437,11 @@ def test_ipv6_addresses_count_by_their_64() -> None:
 
 def test_user_agents_are_trimmed_and_printable() -> None:
     scope = {"headers": [(b"user-agent", b"Mozilla/5.0 " + b"x" * 500)]}
-    agent = accounts.user_agent_of(scope)
+    agent = sessions.user_agent_of(scope)
     assert agent is not None and len(agent) == 200 and agent.startswith("Mozilla/5.0 x")
-    assert accounts.user_agent_of({"headers": [(b"user-agent", b"a\x00b\x1bc")]}) == "abc"
-    assert accounts.user_agent_of({"headers": []}) is None
-    assert accounts.user_agent_of({"headers": [(b"user-agent", b"  ")]}) is None
+    assert sessions.user_agent_of({"headers": [(b"user-agent", b"a\x00b\x1bc")]}) == "abc"
+    assert sessions.user_agent_of({"headers": []}) is None
+    assert sessions.user_agent_of({"headers": [(b"user-agent", b"  ")]}) is None
 
 
 def test_sessions_are_stored_by_hash_with_their_device() -> None:
@@ -454,7 +454,7 @@ def test_sessions_are_stored_by_hash_with_their_device() -> None:
 
     store = Sessions()
     scope = {"client": ("192.0.2.7", 4711), "headers": [(b"user-agent", b"Firefox")]}
-    token, row = asyncio.run(accounts.open_session(store, scope, "p1", "password"))  # type: ignore[arg-type]
+    token, row = asyncio.run(sessions.open_session(store, scope, "p1", "password"))  # type: ignore[arg-type]
     [(stored, hashed)] = store.added
     assert stored == row and row.player_id == "p1" and row.kind == "password"
     assert row.user_agent == "Firefox" and row.address == "192.0.2.7"

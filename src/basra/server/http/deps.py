@@ -17,13 +17,15 @@ from redis.asyncio import Redis
 from starlette.requests import HTTPConnection
 
 from basra.server.config import Limits, Settings
-from basra.server.identity.accounts import SignInLimiter, require_proof
+from basra.server.identity.accounts import SignInLimiter
 from basra.server.identity.guests import token_hash
 from basra.server.identity.hashing import Hashing
+from basra.server.identity.sessions import require_proof
 from basra.server.limits import AddressBuckets, AddressLimit, SocketCounts
 from basra.server.lobby.tables import Lobby
 from basra.server.wire.errors import ApiError
-from basra.store.base import SESSION_TOUCH, PlayerRow, SessionRow, Store, StoreError
+from basra.store.base import SESSION_TOUCH, PlayerRow, SessionRow, StoreError
+from basra.store.ports import Store
 
 
 class SessionTouches:
@@ -252,7 +254,7 @@ Account = Annotated[PlayerRow, Depends(current_account)]
 async def proved_player(conn: HTTPConnection, player: Player,
                         session: CurrentSession) -> PlayerRow:
     """The signed-in player, whose session proved who holds it within the last few
-    minutes (403 ``auth/proof_needed``; :func:`~basra.server.identity.accounts.require_proof`)."""
+    minutes (403 ``auth/proof_needed``; :func:`~basra.server.identity.sessions.require_proof`)."""
     await require_proof(get_store(conn), player, session,
                         get_settings(conn).fresh_proof_seconds)
     return player

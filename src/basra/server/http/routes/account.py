@@ -1,7 +1,7 @@
 """The account (docs/PROTOCOL.md, "Accounts"): claim the guest as an account, change the
 password, delete the account, download everything stored about the player. What a stolen
 token must not do (add a password, export, delete) needs a fresh proof
-(:func:`basra.server.identity.accounts.require_proof`; sessions.py: ``POST
+(:func:`basra.server.identity.sessions.require_proof`; sessions.py: ``POST
 /api/sessions/current/proof``)."""
 
 from __future__ import annotations
@@ -42,14 +42,11 @@ from basra.server.identity.accounts import (
     clean_username,
     hash_password,
     me_json,
-    now,
-    require_proof,
-    session_json,
-    session_key,
     username_key,
 )
 from basra.server.identity.names import generated
 from basra.server.identity.passkeys import passkey_json
+from basra.server.identity.sessions import now, require_proof, session_json, session_key
 from basra.server.wire.errors import ApiError, RateLimited
 from basra.store.base import AlreadyClaimed, PlayerRow, UsernameLookalike, UsernameTaken
 

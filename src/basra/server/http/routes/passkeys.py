@@ -17,7 +17,7 @@ from basra.server.http.deps import (
     StoreDep,
     get_settings,
 )
-from basra.server.identity.accounts import address_of, me_json, now, open_session
+from basra.server.identity.accounts import address_of, me_json
 from basra.server.identity.passkeys import (
     PASSKEYS_MAX,
     PasskeyError,
@@ -32,6 +32,7 @@ from basra.server.identity.passkeys import (
     verify_authentication,
     verify_registration,
 )
+from basra.server.identity.sessions import now, open_session
 from basra.store.base import PasskeyRow
 
 router = APIRouter()

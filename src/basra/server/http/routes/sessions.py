@@ -27,12 +27,7 @@ from basra.server.identity.accounts import (
     address_of,
     check_password,
     clean_username,
-    fresh,
     me_json,
-    open_session,
-    proved,
-    session_json,
-    session_key,
     username_key,
 )
 from basra.server.identity.passkeys import (
@@ -44,6 +39,7 @@ from basra.server.identity.passkeys import (
     take_challenge,
     verify_authentication,
 )
+from basra.server.identity.sessions import fresh, open_session, proved, session_json, session_key
 from basra.server.wire.errors import ApiError
 from basra.store.base import PlayerRow
 
