@@ -12,7 +12,7 @@ Starlette's own codes, ``http/NNN`` (unknown paths and methods, malformed reques
 a rule, not entries: :func:`status_of` answers NNN.
 
 To add a code: raise it somewhere under ``src/basra`` as a string literal (``Kind(message,
-"kind/detail")`` or a class's ``code = "kind/detail"``), add its :class:`Code` to ``_ALL``
+"kind/detail")`` or a class's ``code = "kind/detail"``), add its entry to ``_TABLE``
 below, in code order, with the status its kin have (401 not signed in, 403 not allowed,
 404 not found, 409 a clash with the state, 413 too large, 422 a bad value, 429 a limit,
 500 a fault, 503 try again; 400 for any other refusal, and for every code never sent over
@@ -63,174 +63,275 @@ DEFAULT_STATUS = 400
 """The status of a refusal with no more precise one, and of every code never sent over
 HTTP."""
 
-# The ``where`` of each entry, short: one surface, or several.
-_H, _W, _E, _L, _C = "http", "websocket", "engine", "library", "cli"
-_HW, _LW, _LC, _HL = "http, websocket", "library, websocket", "library, cli", "http, library"
-_WE = "websocket, engine"
+# The registry as a table, one entry a code: a line of the code, its HTTP status and its
+# ``where``, then its meaning on the indented lines below.
+_TABLE = """
+account/already               409  http
+    the player already has an account: it cannot claim another
+account/bad_username          422  http
+    a username breaks the rules (the nickname rules, one alphabet, a letter or digit that is not
+    look-alike punctuation)
+account/confirm               422  http
+    deleting the account needs its username typed to confirm
+account/required              403  http
+    a guest asked for what only accounts may do
+account/username_invisible    422  http
+    a username holds a character that shows nothing
+account/username_lookalike    409  http
+    the username looks like another player's
+account/username_taken        409  http
+    another account has that username
+account/weak_password         422  http
+    a password is not text, too short or long, or one character repeated
+analysis/busy                 503  http
+    the expert's queue is full: ask again in a few minutes
+analysis/too_many             429  http
+    the asker already has the most analyses waiting or running
+arena/failed                  400  cli
+    basra arena failed: an openings file unreadable or empty, or a match undecided after the
+    most rounds
+auth/bad_credentials          401  http
+    wrong username or password (one answer for both), or not the account's password
+auth/busy                     503  http
+    too many password hashes are waiting: try again in a moment
+auth/guest_sign_out           409  http
+    a guest may not sign out: it would lose its guest
+auth/no_hello                 400  websocket
+    a player's socket (?auth=1) sent no hello with a token as its first message within 10 s
+auth/proof_needed             403  http
+    the call needs a fresh proof (password or passkey) of who holds the session
+auth/required                 401  http
+    no session: the call needs a player's token
+auth/token_in_url             400  websocket
+    a socket carried its token in the address (?token=)
+auth/too_many_attempts        429  http
+    too many sign-ins, or failed ones, from this address or for this account
+basra/error                   400  library, cli
+    an error with no more precise code (a bad argument of the basra command, such as
+    --client-seed or --name)
+card/bad_notation             400  library
+    text that is not a card (a rank, then a suit)
+card/duplicate                400  library
+    a set of cards lists one card twice
+deck/invalid                  400  library
+    a deck that is not the 52 cards, each once
+engine/internal               400  engine
+    the engine failed on a request (a bug); it reads on
+external/exited               400  engine
+    the outside program exited, or was closed, instead of answering
+external/failed               400  engine
+    an outside program failed (ExternalBotError's default; each failure carries a more precise
+    external/ code)
+external/garbage              400  engine
+    the outside program answered with a line that is not the reply expected
+external/illegal_play         400  engine
+    the outside program chose a play that is not one of the view's legal plays
+external/refused              400  engine
+    the outside program answered a request with an error
+external/start                400  engine
+    the outside program's command is empty or malformed, or it could not start
+external/timeout              400  engine
+    the outside program did not answer in time
+fairness/bad_input            400  library
+    bad fairness inputs: a server seed not 64 hex digits, a client seed not text or too long, a
+    nonce below 1
+guest/bad_nickname            422  http
+    a nickname breaks the nickname rules
+guest/nickname_invisible      422  http
+    a nickname holds a character that shows nothing
+hint/not_allowed              400  websocket
+    hints are given only at tables against bots
+hint/not_your_turn            400  websocket
+    a hint is given only on the player's own turn
+match/bad_dealer              400  library
+    the dealer is not one of the match's seats
+match/bad_seating             400  library
+    a number of players or a team setting the variant does not allow
+option/bad_value              400  engine
+    an option's value is of the wrong kind or out of range
+option/unknown                400  engine
+    an option the engine did not announce
+passkey/expired               400  http
+    no such passkey challenge for this ceremony and player, used already or too old: start again
+passkey/failed                400  http
+    the passkey's answer did not verify, or is not a WebAuthn credential
+passkey/last                  409  http
+    the passkey is the account's only way to sign in: set a password or add another passkey
+    before removing it
+passkey/not_found             404  http
+    no such passkey among the account's (or it has none)
+passkey/unknown               401  http
+    no account holds that passkey (or not this account)
+play/bad_card                 400  library
+    the card played is not a card
+play/bad_take                 400  library, websocket
+    the take is not a legal take for the card (or not a set of cards)
+play/committed                400  library
+    the next round is committed to another server seed
+play/illegal                  400  library
+    a play the rules forbid (IllegalPlayError's default; each refusal carries a more precise
+    code)
+play/match_begun              400  library
+    the match has begun: its players are set
+play/match_over               400  library, websocket
+    the match is over: no more plays or rounds
+play/must_take                400  library, websocket
+    the card must take from the floor, and no take was given
+play/no_commitment            400  library
+    no round is committed: there is no client seed to make
+play/no_round                 400  library, websocket
+    no round is in progress
+play/not_in_hand              400  library, websocket
+    the card is not in the playing seat's hand
+play/not_seated               400  websocket
+    spectators cannot play
+play/not_your_turn            400  websocket
+    it is another seat's turn
+play/round_in_progress        400  library
+    a round is in progress: the next cannot be dealt
+play/round_not_over           400  library
+    the round is not over: it cannot be scored
+play/round_over               400  library
+    the round is over: it takes no more plays
+play/stale                    400  websocket
+    the play names an older version of the table: play on the latest state
+play/wrong_seat               400  library
+    the seat named is not the seat whose turn it is
+player/not_found              404  http
+    no account has that username
+protocol/bad_card             400  websocket
+    a play names a card in bad notation
+protocol/bad_json             400  websocket, engine
+    the line or message is not JSON (on the websocket, also JSON that is not an object)
+protocol/bad_message          400  websocket, engine
+    a field is missing or of the wrong kind (a take that lists a card twice, an id not an
+    integer or text...)
+protocol/line_too_long        400  engine
+    a line over 1,048,576 characters (it is skipped)
+protocol/no_hello             400  engine
+    a request other than hello or quit before the handshake
+protocol/not_object           400  engine
+    the line is JSON but not an object
+protocol/rate_limited         400  websocket
+    over the socket's message rate, or sync rate: the message was dropped
+protocol/too_large            400  websocket
+    a message over 4,096 bytes
+protocol/unknown_type         400  websocket, engine
+    a message type the receiver does not know
+protocol/unsupported_version  400  engine
+    hello asks for a protocol the engine does not speak
+queue/matched                 409  http
+    the ticket was matched with a player already: no bot
+queue/not_found               404  http
+    no such quick-match ticket of the player's (or it lapsed)
+rate/limited                  429  http, websocket
+    over a per-address limit: try again after Retry-After
+ready/not_seated              400  websocket
+    spectators are never waited for (ready)
+record/invalid                400  library, cli
+    a match record that is malformed or illegal (the message names round and play)
+record/no_deck                400  library
+    a round with neither its deck nor its fairness data
+record/no_round               400  library
+    a play recorded before any round was started
+rematch/closed                400  websocket
+    the rematch window has closed (the table left memory)
+rematch/not_over              400  websocket
+    the match is not over yet: no rematch
+rematch/not_seated            400  websocket
+    spectators cannot ask for a rematch
+replay/bad_record             422  http
+    the record sent is not a valid basra-record/1 document
+replay/not_finished           409  http
+    the match is still being played: no replay or analysis yet
+replay/not_found              404  http
+    the match was given up before its end: it has no replay
+request/invalid               422  http
+    the request's fields are missing or of the wrong kind
+request/too_large             413  http
+    the request body is over the size limit
+resign/bad_seat               400  library
+    there is no such seat to resign
+resign/match_over             400  library
+    the match is already decided: no one can resign
+resign/not_playing            400  websocket
+    only a match in play can be resigned (not waiting, over or given up)
+resign/not_seated             400  websocket
+    spectators cannot resign
+say/limit                     400  websocket
+    the seat has said the most a match allows (phrases and reactions)
+say/not_seated                400  websocket
+    spectators watch in silence
+say/too_fast                  400  websocket
+    a phrase or reaction too soon after the seat's last one
+say/unknown                   400  websocket
+    not a phrase or reaction of the lists
+seed/bad                      400  websocket
+    not a valid client-seed part (empty, too long, a bar, control characters, invalid Unicode)
+seed/not_seated               400  websocket
+    spectators have no client seed
+seed/reused                   400  websocket
+    the seat used that part in an earlier round
+seed/round_started            400  websocket
+    the round has started: its client seed is fixed
+seed/wrong_round              400  websocket
+    that round is not the one waiting for client seeds
+server/internal               500  http, websocket
+    the server failed (a bug or an outage); it goes on
+session/not_found             404  http
+    no such session among the player's
+table/bad_options             400  http
+    table options the server cannot meet (variant, seating, bot level, clock, rated)
+table/full                    409  http
+    every seat at the table is taken
+table/moved                   503  http
+    cluster mode: the table moved to another node while asked: try again
+table/not_found               404  http, websocket
+    no such table, or no open table has that invite code
+table/not_owner               409  http
+    only the table's creator may add bots
+table/rated_needs_account     403  http
+    a rated table needs an account, to create it or take a seat
+table/seat_taken              409  http
+    that seat is not empty
+table/started                 409  http
+    the table has already started
+table/too_many_spectators     400  websocket
+    the table, or this address, has the most spectators it takes: the socket is closed
+table/unavailable             503  http
+    cluster mode: the node running the table did not answer: try again
+variant/unknown               404  http, library
+    no variant answers to that name or alias
+view/invalid                  400  engine
+    the view does not parse or hold together, or the bot could not use it
+view/not_your_turn            400  engine
+    the view has no legal play: it is not the seat's turn
+"""
 
-_ALL = (
-    Code("account/already", 409, "the player already has an account: it cannot claim another", _H),
-    Code("account/bad_username", 422, "a username breaks the rules (the nickname rules, one "
-         "alphabet, a letter or digit that is not look-alike punctuation)", _H),
-    Code("account/confirm", 422, "deleting the account needs its username typed to confirm", _H),
-    Code("account/required", 403, "a guest asked for what only accounts may do", _H),
-    Code("account/username_invisible", 422, "a username holds a character that shows nothing",
-         _H),
-    Code("account/username_lookalike", 409, "the username looks like another player's", _H),
-    Code("account/username_taken", 409, "another account has that username", _H),
-    Code("account/weak_password", 422,
-         "a password is not text, too short or long, or one character repeated", _H),
-    Code("analysis/busy", 503, "the expert's queue is full: ask again in a few minutes", _H),
-    Code("analysis/too_many", 429, "the asker already has the most analyses waiting or running",
-         _H),
-    Code("arena/failed", 400, "basra arena failed: an openings file unreadable or empty, or a "
-         "match undecided after the most rounds", _C),
-    Code("auth/bad_credentials", 401,
-         "wrong username or password (one answer for both), or not the account's password", _H),
-    Code("auth/busy", 503, "too many password hashes are waiting: try again in a moment", _H),
-    Code("auth/guest_sign_out", 409, "a guest may not sign out: it would lose its guest", _H),
-    Code("auth/no_hello", 400, "a player's socket (?auth=1) sent no hello with a token as its "
-         "first message within 10 s", _W),
-    Code("auth/proof_needed", 403,
-         "the call needs a fresh proof (password or passkey) of who holds the session", _H),
-    Code("auth/required", 401, "no session: the call needs a player's token", _H),
-    Code("auth/token_in_url", 400, "a socket carried its token in the address (?token=)", _W),
-    Code("auth/too_many_attempts", 429,
-         "too many sign-ins, or failed ones, from this address or for this account", _H),
-    Code("basra/error", 400, "an error with no more precise code (a bad argument of the basra "
-         "command, such as --client-seed or --name)", _LC),
-    Code("card/bad_notation", 400, "text that is not a card (a rank, then a suit)", _L),
-    Code("card/duplicate", 400, "a set of cards lists one card twice", _L),
-    Code("deck/invalid", 400, "a deck that is not the 52 cards, each once", _L),
-    Code("engine/internal", 400, "the engine failed on a request (a bug); it reads on", _E),
-    Code("external/exited", 400, "the outside program exited, or was closed, instead of "
-         "answering", _E),
-    Code("external/failed", 400, "an outside program failed (ExternalBotError's default; "
-         "each failure carries a more precise external/ code)", _E),
-    Code("external/garbage", 400,
-         "the outside program answered with a line that is not the reply expected", _E),
-    Code("external/illegal_play", 400,
-         "the outside program chose a play that is not one of the view's legal plays", _E),
-    Code("external/refused", 400, "the outside program answered a request with an error", _E),
-    Code("external/start", 400,
-         "the outside program's command is empty or malformed, or it could not start", _E),
-    Code("external/timeout", 400, "the outside program did not answer in time", _E),
-    Code("fairness/bad_input", 400, "bad fairness inputs: a server seed not 64 hex digits, a "
-         "client seed not text or too long, a nonce below 1", _L),
-    Code("guest/bad_nickname", 422, "a nickname breaks the nickname rules", _H),
-    Code("guest/nickname_invisible", 422, "a nickname holds a character that shows nothing", _H),
-    Code("hint/not_allowed", 400, "hints are given only at tables against bots", _W),
-    Code("hint/not_your_turn", 400, "a hint is given only on the player's own turn", _W),
-    Code("match/bad_dealer", 400, "the dealer is not one of the match's seats", _L),
-    Code("match/bad_seating", 400,
-         "a number of players or a team setting the variant does not allow", _L),
-    Code("option/bad_value", 400, "an option's value is of the wrong kind or out of range", _E),
-    Code("option/unknown", 400, "an option the engine did not announce", _E),
-    Code("passkey/expired", 400, "no such passkey challenge for this ceremony and player, used "
-         "already or too old: start again", _H),
-    Code("passkey/failed", 400,
-         "the passkey's answer did not verify, or is not a WebAuthn credential", _H),
-    Code("passkey/last", 409, "the passkey is the account's only way to sign in: set a "
-         "password or add another passkey before removing it", _H),
-    Code("passkey/not_found", 404, "no such passkey among the account's (or it has none)", _H),
-    Code("passkey/unknown", 401, "no account holds that passkey (or not this account)", _H),
-    Code("play/bad_card", 400, "the card played is not a card", _L),
-    Code("play/bad_take", 400,
-         "the take is not a legal take for the card (or not a set of cards)", _LW),
-    Code("play/committed", 400, "the next round is committed to another server seed", _L),
-    Code("play/illegal", 400, "a play the rules forbid (IllegalPlayError's default; each "
-         "refusal carries a more precise code)", _L),
-    Code("play/match_begun", 400, "the match has begun: its players are set", _L),
-    Code("play/match_over", 400, "the match is over: no more plays or rounds", _LW),
-    Code("play/must_take", 400, "the card must take from the floor, and no take was given", _LW),
-    Code("play/no_commitment", 400, "no round is committed: there is no client seed to make",
-         _L),
-    Code("play/no_round", 400, "no round is in progress", _LW),
-    Code("play/not_in_hand", 400, "the card is not in the playing seat's hand", _LW),
-    Code("play/not_seated", 400, "spectators cannot play", _W),
-    Code("play/not_your_turn", 400, "it is another seat's turn", _W),
-    Code("play/round_in_progress", 400, "a round is in progress: the next cannot be dealt", _L),
-    Code("play/round_not_over", 400, "the round is not over: it cannot be scored", _L),
-    Code("play/round_over", 400, "the round is over: it takes no more plays", _L),
-    Code("play/stale", 400,
-         "the play names an older version of the table: play on the latest state", _W),
-    Code("play/wrong_seat", 400, "the seat named is not the seat whose turn it is", _L),
-    Code("player/not_found", 404, "no account has that username", _H),
-    Code("protocol/bad_card", 400, "a play names a card in bad notation", _W),
-    Code("protocol/bad_json", 400, "the line or message is not JSON (on the websocket, also "
-         "JSON that is not an object)", _WE),
-    Code("protocol/bad_message", 400, "a field is missing or of the wrong kind (a take that "
-         "lists a card twice, an id not an integer or text...)", _WE),
-    Code("protocol/line_too_long", 400,
-         "a line over 1,048,576 characters (it is skipped)", _E),
-    Code("protocol/no_hello", 400, "a request other than hello or quit before the handshake",
-         _E),
-    Code("protocol/not_object", 400, "the line is JSON but not an object", _E),
-    Code("protocol/rate_limited", 400,
-         "over the socket's message rate, or sync rate: the message was dropped", _W),
-    Code("protocol/too_large", 400, "a message over 4,096 bytes", _W),
-    Code("protocol/unknown_type", 400, "a message type the receiver does not know", _WE),
-    Code("protocol/unsupported_version", 400,
-         "hello asks for a protocol the engine does not speak", _E),
-    Code("queue/matched", 409, "the ticket was matched with a player already: no bot", _H),
-    Code("queue/not_found", 404,
-         "no such quick-match ticket of the player's (or it lapsed)", _H),
-    Code("rate/limited", 429, "over a per-address limit: try again after Retry-After", _HW),
-    Code("ready/not_seated", 400, "spectators are never waited for (ready)", _W),
-    Code("record/invalid", 400,
-         "a match record that is malformed or illegal (the message names round and play)", _LC),
-    Code("record/no_deck", 400, "a round with neither its deck nor its fairness data", _L),
-    Code("record/no_round", 400, "a play recorded before any round was started", _L),
-    Code("rematch/closed", 400, "the rematch window has closed (the table left memory)", _W),
-    Code("rematch/not_over", 400, "the match is not over yet: no rematch", _W),
-    Code("rematch/not_seated", 400, "spectators cannot ask for a rematch", _W),
-    Code("replay/bad_record", 422, "the record sent is not a valid basra-record/1 document", _H),
-    Code("replay/not_finished", 409,
-         "the match is still being played: no replay or analysis yet", _H),
-    Code("replay/not_found", 404, "the match was given up before its end: it has no replay", _H),
-    Code("request/invalid", 422, "the request's fields are missing or of the wrong kind", _H),
-    Code("request/too_large", 413, "the request body is over the size limit", _H),
-    Code("resign/bad_seat", 400, "there is no such seat to resign", _L),
-    Code("resign/match_over", 400, "the match is already decided: no one can resign", _L),
-    Code("resign/not_playing", 400,
-         "only a match in play can be resigned (not waiting, over or given up)", _W),
-    Code("resign/not_seated", 400, "spectators cannot resign", _W),
-    Code("say/limit", 400, "the seat has said the most a match allows (phrases and reactions)", _W),
-    Code("say/not_seated", 400, "spectators watch in silence", _W),
-    Code("say/too_fast", 400, "a phrase or reaction too soon after the seat's last one", _W),
-    Code("say/unknown", 400, "not a phrase or reaction of the lists", _W),
-    Code("seed/bad", 400, "not a valid client-seed part (empty, too long, a bar, control "
-         "characters, invalid Unicode)", _W),
-    Code("seed/not_seated", 400, "spectators have no client seed", _W),
-    Code("seed/reused", 400, "the seat used that part in an earlier round", _W),
-    Code("seed/round_started", 400, "the round has started: its client seed is fixed", _W),
-    Code("seed/wrong_round", 400, "that round is not the one waiting for client seeds", _W),
-    Code("server/internal", 500, "the server failed (a bug or an outage); it goes on", _HW),
-    Code("session/not_found", 404, "no such session among the player's", _H),
-    Code("table/bad_options", 400,
-         "table options the server cannot meet (variant, seating, bot level, clock, rated)", _H),
-    Code("table/full", 409, "every seat at the table is taken", _H),
-    Code("table/moved", 503,
-         "cluster mode: the table moved to another node while asked: try again", _H),
-    Code("table/not_found", 404,
-         "no such table, or no open table has that invite code", _HW),
-    Code("table/not_owner", 409, "only the table's creator may add bots", _H),
-    Code("table/rated_needs_account", 403,
-         "a rated table needs an account, to create it or take a seat", _H),
-    Code("table/seat_taken", 409, "that seat is not empty", _H),
-    Code("table/started", 409, "the table has already started", _H),
-    Code("table/too_many_spectators", 400,
-         "the table, or this address, has the most spectators it takes: the socket is closed",
-         _W),
-    Code("table/unavailable", 503,
-         "cluster mode: the node running the table did not answer: try again", _H),
-    Code("variant/unknown", 404, "no variant answers to that name or alias", _HL),
-    Code("view/invalid", 400,
-         "the view does not parse or hold together, or the bot could not use it", _E),
-    Code("view/not_your_turn", 400, "the view has no legal play: it is not the seat's turn", _E),
-)
 
-CODES: Mapping[str, Code] = MappingProxyType({c.code: c for c in _ALL})
+def _parse_table(table: str) -> tuple[Code, ...]:
+    """The codes of a table written as :data:`_TABLE` is, in its order.
+
+    >>> [entry] = _parse_table("kind/detail  409  http, websocket\\n    what it\\n    means")
+    >>> entry.code, entry.status, entry.where, entry.meaning
+    ('kind/detail', 409, 'http, websocket', 'what it means')
+    """
+    entries: list[tuple[str, list[str]]] = []
+    for line in table.splitlines():
+        if not line.strip():
+            continue
+        if line.startswith(" "):
+            entries[-1][1].append(line.strip())
+        else:
+            entries.append((line, []))
+    codes = []
+    for head, meaning in entries:
+        code, status, where = head.split(maxsplit=2)
+        codes.append(Code(code, int(status), " ".join(meaning), where))
+    return tuple(codes)
+
+
+CODES: Mapping[str, Code] = MappingProxyType({c.code: c for c in _parse_table(_TABLE)})
 """Every stable error code the project raises or sends, by code."""
 
 

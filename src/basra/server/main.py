@@ -38,25 +38,23 @@ theirs)."""
 
 
 SECONDS_OPTIONS = (
-    ("--clock", 30.0, "seconds a turn (default 30)"),
-    ("--grace", 10.0, "seconds before a bot plays a dropped player's seat (default 10)"),
-    ("--seed-window", 5.0, "seconds players may set client seeds before the first round "
-                           "(default 5)"),
+    ("--clock", 30.0, "seconds a turn"),
+    ("--grace", 10.0, "seconds before a bot plays a dropped player's seat"),
+    ("--seed-window", 5.0, "seconds players may set client seeds before the first round"),
     ("--summary-window", 15.0, "seconds the next round waits while its players read the "
-                               "round's summary, unless all continue sooner (default 15)"),
-    ("--bot-delay", 0.7, "a bot's least time to play (default 0.7)"),
-    ("--bot-offer", 20.0, "quick-match wait before a bot is offered (default 20)"),
-    ("--rematch-window", 60.0, "seconds a finished table stays in memory for a rematch "
-                               "(default 60); then it is served from the database"),
-    ("--saying-gap", 2.0, "least seconds between two quick phrases of one player "
-                          "(default 2)"),
-    ("--views-fresh", 10.0, "seconds a profile's or leaderboard's answer is served again "
-                            "as it is (default 10)"),
+                               "round's summary, unless all continue sooner"),
+    ("--bot-delay", 0.7, "a bot's least time to play"),
+    ("--bot-offer", 20.0, "quick-match wait before a bot is offered"),
+    ("--rematch-window", 60.0, "seconds a finished table stays in memory for a rematch, "
+                               "then it is served from the database"),
+    ("--saying-gap", 2.0, "least seconds between two quick phrases of one player"),
+    ("--views-fresh", 10.0, "seconds a profile's or leaderboard's answer is served again as "
+                            "it is"),
     ("--fresh-proof", 300.0, "seconds a proof of who holds a session (the password or a "
                              "passkey) lets it add a passkey or a password, remove a "
-                             "passkey, export and delete the account (default 300)"),
+                             "passkey, export and delete the account"),
 )
-"""The options that take seconds: flag, default, help."""
+"""The options that take seconds: flag, default, help (which the default ends)."""
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -71,7 +69,7 @@ def build_parser() -> argparse.ArgumentParser:
                         help="where SQLite keeps its file (default $BASRA_DATA_DIR or ./data)")
     for flag, default, what in SECONDS_OPTIONS:
         parser.add_argument(flag, type=seconds(zero=True), default=default, metavar="S",
-                            help=what)
+                            help=f"{what} (default {default:g})")
     parser.add_argument("--trusted-proxy", action="append", default=[], metavar="ADDR",
                         help="a reverse proxy (address or CIDR network) whose "
                              "X-Forwarded-For names the client; repeat for several "

@@ -75,9 +75,17 @@ def json_type() -> JSON:
     return JSON(none_as_null=True).with_variant(JSONB(none_as_null=True), "postgresql")
 
 
-def required(**types: type[TypeEngine[Any]]) -> list[Column[Any]]:
+ColumnType = type[TypeEngine[Any]] | TypeEngine[Any]
+
+
+def required(**types: ColumnType) -> list[Column[Any]]:
     """NOT NULL columns of these names and types, in the order given."""
     return [Column(name, type_, nullable=False) for name, type_ in types.items()]
+
+
+def optional(**types: ColumnType) -> list[Column[Any]]:
+    """Columns of these names and types that may be NULL, in the order given."""
+    return [Column(name, type_, nullable=True) for name, type_ in types.items()]
 
 
 def table_id() -> Column[str]:
@@ -95,12 +103,13 @@ def player_id(nullable: bool = False) -> Column[str]:
 players = Table(
     "players", metadata,
     *required(id=Text, nickname=Text, token_hash=Text, created_at=UtcDateTime),
-    Column("username", Text, nullable=True),  # as claimed (None: a guest)
-    Column("username_key", Text, nullable=True),  # case-folded: what makes it unique
-    Column("password_hash", Text, nullable=True),
-    Column("deleted_at", UtcDateTime, nullable=True),
-    # basra.confusables.lookalike_key(username): no two live accounts look alike (0005)
-    Column("username_skeleton", Text, nullable=True),
+    *optional(
+        username=Text,  # as claimed (None: a guest)
+        username_key=Text,  # case-folded: what makes it unique
+        password_hash=Text,
+        deleted_at=UtcDateTime,
+        # basra.confusables.lookalike_key(username): no two live accounts look alike (0005)
+        username_skeleton=Text),
     PrimaryKeyConstraint("id"),
     UniqueConstraint("token_hash"),
     Index(None, "username_key", unique=True),
@@ -114,10 +123,7 @@ sessions = Table(
     Column("id", Text, nullable=False),
     player_id(),
     *required(token_hash=Text, kind=Text, created_at=UtcDateTime),
-    Column("user_agent", Text, nullable=True),
-    Column("address", Text, nullable=True),
-    Column("last_seen_at", UtcDateTime, nullable=True),
-    Column("proved_at", UtcDateTime, nullable=True),
+    *optional(user_agent=Text, address=Text, last_seen_at=UtcDateTime, proved_at=UtcDateTime),
     PrimaryKeyConstraint("id"),
     UniqueConstraint("token_hash"),
     Index(None, "player_id"),
@@ -128,20 +134,16 @@ passkeys = Table(
     "passkeys", metadata,
     Column("credential_id", Text, nullable=False),
     player_id(),
-    Column("public_key", LargeBinary, nullable=False),
-    *required(sign_count=Integer, name=Text, transports=Text, created_at=UtcDateTime),
-    Column("last_used_at", UtcDateTime, nullable=True),
-    Column("added_by", Text, nullable=True),
-    Column("added_from", Text, nullable=True),
+    *required(public_key=LargeBinary, sign_count=Integer, name=Text, transports=Text,
+              created_at=UtcDateTime),
+    *optional(last_used_at=UtcDateTime, added_by=Text, added_from=Text),
     PrimaryKeyConstraint("credential_id"),
     Index(None, "player_id"),
 )
 
 challenges = Table(
     "challenges", metadata,
-    Column("id", Text, nullable=False),
-    Column("challenge", LargeBinary, nullable=False),
-    Column("purpose", Text, nullable=False),
+    *required(id=Text, challenge=LargeBinary, purpose=Text),
     player_id(nullable=True),
     Column("expires_at", UtcDateTime, nullable=False),
     PrimaryKeyConstraint("id"),
@@ -163,8 +165,7 @@ tables = Table(
               clock_seconds=Float, bot_level=Text, status=Text, created_at=UtcDateTime),
     Column("invite_code", Text, nullable=True),
     Column("owner_id", Text, ForeignKey("players.id"), nullable=True),
-    Column("finished_at", UtcDateTime, nullable=True),
-    Column("result", json_type(), nullable=True),
+    *optional(finished_at=UtcDateTime, result=json_type()),
     Column("rematch_of", Text, ForeignKey("tables.id"), nullable=True),
     Column("rated", Boolean, nullable=False, server_default=false()),
     PrimaryKeyConstraint("id"),
@@ -183,9 +184,8 @@ table_seats = Table(
     Column("player_id", Text, ForeignKey("players.id"), nullable=True),
     Column("bot_level", Text, nullable=True),
     Column("client_seed", Text, nullable=False),
-    Column("rating_before", Float, nullable=True),
-    Column("rating_after", Float, nullable=True),
-    Column("deviation_after", Float, nullable=True),  # a rated match's, for its player
+    # deviation_after: a rated match's, for its player
+    *optional(rating_before=Float, rating_after=Float, deviation_after=Float),
     PrimaryKeyConstraint("table_id", "seat"),
     Index(None, "player_id"),
 )
@@ -194,8 +194,7 @@ rounds = Table(
     "rounds", metadata,
     table_id(),
     *required(number=Integer, server_seed=Text, commitment=Text),
-    Column("client_seed", Text, nullable=True),
-    Column("started_at", UtcDateTime, nullable=True),
+    *optional(client_seed=Text, started_at=UtcDateTime),
     PrimaryKeyConstraint("table_id", "number"),
 )
 
@@ -204,8 +203,7 @@ analyses = Table(
     table_id(),
     *required(status=Text, claim=Text, iterations=Integer, seed=Integer,
               requested_at=UtcDateTime, updated_at=UtcDateTime),
-    Column("analysis", json_type(), nullable=True),
-    Column("message", Text, nullable=True),
+    *optional(analysis=json_type(), message=Text),
     PrimaryKeyConstraint("table_id"),
     CheckConstraint("status IN ('running', 'done', 'failed')", name="status"),
 )

@@ -23,6 +23,7 @@ from basra.server.cluster.messages import (
     CloseMessage,
     DetachMessage,
     FillBotCall,
+    Handled,
     InMessage,
     JoinCall,
     NodeMessage,
@@ -37,7 +38,7 @@ from basra.server.cluster.messages import (
     encode,
     op_json,
 )
-from basra.server.cluster.relay import Handled, Relay
+from basra.server.cluster.relay import Relay
 
 PONG = '{"type":"pong","version":3}'
 

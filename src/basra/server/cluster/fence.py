@@ -17,16 +17,8 @@ from collections.abc import Callable
 from typing import Any
 
 from basra.server.cluster.leases import Leases
-from basra.store.base import (
-    DuplicatePlay,
-    PlayRow,
-    RatedGame,
-    SeatRow,
-    StoreError,
-    TableLog,
-    TableRow,
-    TableStatus,
-)
+from basra.store import base
+from basra.store.base import DuplicatePlay, StoreError
 from basra.store.ports import TableStore
 
 
@@ -55,10 +47,10 @@ class FencedTables:
 
     # ------------------------------------------------------------------ reads
 
-    async def table(self, table_id: str) -> TableRow | None:
+    async def table(self, table_id: str) -> base.TableRow | None:
         return await self.inner.table(table_id)
 
-    async def table_by_code(self, invite_code: str) -> TableRow | None:
+    async def table_by_code(self, invite_code: str) -> base.TableRow | None:
         return await self.inner.table_by_code(invite_code)
 
     async def rematch_of(self, table_id: str) -> str | None:
@@ -67,25 +59,25 @@ class FencedTables:
     async def live_tables(self) -> list[str]:
         return await self.inner.live_tables()
 
-    async def load(self, table_id: str) -> TableLog | None:
+    async def load(self, table_id: str) -> base.TableLog | None:
         return await self.inner.load(table_id)
 
     # ------------------------------------------------------------------ fenced writes
 
-    async def create_table(self, table: TableRow, seats: list[SeatRow]) -> None:
+    async def create_table(self, table: base.TableRow, seats: list[base.SeatRow]) -> None:
         self._check(table.id)
         await self.inner.create_table(table, seats)
 
-    async def set_status(self, table_id: str, status: TableStatus) -> None:
+    async def set_status(self, table_id: str, status: base.TableStatus) -> None:
         self._check(table_id)
         await self.inner.set_status(table_id, status)
 
-    async def set_seat(self, table_id: str, seat: SeatRow) -> None:
+    async def set_seat(self, table_id: str, seat: base.SeatRow) -> None:
         self._check(table_id)
         await self.inner.set_seat(table_id, seat)
 
     async def finish_table(self, table_id: str, result: dict[str, Any],
-                           rated: RatedGame | None = None) -> dict[str, Any]:
+                           rated: base.RatedGame | None = None) -> dict[str, Any]:
         self._check(table_id)
         return await self.inner.finish_table(table_id, result, rated)
 
@@ -106,7 +98,7 @@ class FencedTables:
         except StoreError as error:  # started with another seed: another node did it
             raise self._conflict(table_id, error) from error
 
-    async def add_play(self, table_id: str, play: PlayRow) -> None:
+    async def add_play(self, table_id: str, play: base.PlayRow) -> None:
         self._check(table_id)
         try:
             await self.inner.add_play(table_id, play)

@@ -168,8 +168,12 @@ class ReplyMessage:
     answer: Answer
 
 
-NodeMessage = (AttachMessage | InMessage | DetachMessage | OutMessage | CloseMessage
-               | SignedOutMessage | CallMessage | ReplyMessage)
+Handled = (AttachMessage | InMessage | DetachMessage | OutMessage | CloseMessage
+           | SignedOutMessage | CallMessage)
+"""Every message but a reply: what a node's handler receives (a reply settles the call
+awaiting it, in the relay)."""
+
+NodeMessage = Handled | ReplyMessage
 
 
 # ---------------------------------------------------------------------------------- encode
@@ -376,6 +380,7 @@ __all__ = [
     "CloseMessage",
     "DetachMessage",
     "FillBotCall",
+    "Handled",
     "InMessage",
     "JoinCall",
     "NodeMessage",

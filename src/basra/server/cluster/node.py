@@ -46,6 +46,7 @@ from basra.server.cluster.messages import (
     CloseMessage,
     DetachMessage,
     FillBotCall,
+    Handled,
     InMessage,
     JoinCall,
     OutMessage,
@@ -53,7 +54,7 @@ from basra.server.cluster.messages import (
     Seated,
     SignedOutMessage,
 )
-from basra.server.cluster.relay import Handled, Relay, RemoteConnection
+from basra.server.cluster.relay import Relay, RemoteConnection
 from basra.server.config import Settings
 from basra.server.lobby.tables import Lobby
 from basra.server.reads.live import ORDERS, ordered

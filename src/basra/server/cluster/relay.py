@@ -39,26 +39,20 @@ from redis.asyncio.client import PubSub
 from basra.server.cluster import messages as node_messages
 from basra.server.cluster.messages import (
     Answer,
-    AttachMessage,
     CallMessage,
     CallOp,
     CloseMessage,
-    DetachMessage,
-    InMessage,
+    Handled,
     NodeMessage,
     OutMessage,
     ReplyMessage,
-    SignedOutMessage,
 )
 from basra.server.wire.server_messages import ServerMessage, encode
 
 log = logging.getLogger("basra.relay")
 
-Handled = (AttachMessage | InMessage | DetachMessage | OutMessage | CloseMessage
-           | SignedOutMessage | CallMessage)
-"""Every message but a reply: what the node's handler receives."""
-
 Handler = Callable[[Handled], Awaitable[None]]
+"""The node's handler of every message but a reply."""
 
 CALL_TIMEOUT = 10.0
 """Seconds a forwarded ``call`` waits for its reply."""
