@@ -234,6 +234,22 @@ def verify_authentication(rp: RelyingParty, challenge: bytes, credential: object
     return verified.new_sign_count
 
 
+async def answered(  # noqa: PLR0913 - one ceremony's parts, named at both call sites
+        store: Store, rp: RelyingParty, challenge_id: object, purpose: Purpose,
+        credential: object, player_id: str | None, unknown: str) -> PasskeyRow:
+    """The passkey that answered a ``sign-in`` challenge (``player_id`` None: any account's)
+    or a ``prove`` one (the account's own), checked once for both: the challenge used up,
+    the passkey known (``passkey/unknown`` with the message ``unknown`` otherwise), its
+    answer verified (``passkey/failed``) and its use recorded (the sign count moves)."""
+    challenge = await take_challenge(store, challenge_id, purpose, player_id)
+    passkey = await store.passkey(credential_id(credential))
+    if passkey is None or (player_id is not None and passkey.player_id != player_id):
+        raise PasskeyError(unknown, "passkey/unknown")
+    count = verify_authentication(rp, challenge, credential, passkey)
+    await store.passkey_used(passkey.credential_id, count)
+    return passkey
+
+
 def passkey_json(passkey: PasskeyRow, session_id: str | None = None) -> dict[str, Any]:
     """A passkey as the API lists it (never its key): ``added_here`` when it was added
     from ``session_id``, the asking session; ``added_from``, the browser it was added

@@ -21,15 +21,14 @@ from basra.server.identity.accounts import address_of, me_json
 from basra.server.identity.passkeys import (
     PASSKEYS_MAX,
     PasskeyError,
+    answered,
     authentication_options,
     clean_name,
-    credential_id,
     new_challenge,
     passkey_json,
     registration_options,
     relying_party,
     take_challenge,
-    verify_authentication,
     verify_registration,
 )
 from basra.server.identity.sessions import now, open_session
@@ -132,17 +131,12 @@ async def passkey_sign_in(body: PasskeySignInIn, request: Request, store: StoreD
     address, as failed password sign-ins do."""
     address = address_of(request.scope)
     stamp = guards.sign_ins.begin(address, passkey=True)
-    challenge = await take_challenge(store, body.challenge, "sign-in", None)
-    unknown = PasskeyError("no account has that passkey", "passkey/unknown")
-    passkey = await store.passkey(credential_id(body.credential))
-    if passkey is None:
-        raise unknown
-    count = verify_authentication(relying_party(request, settings), challenge,
-                                  body.credential, passkey)
+    unknown = "no account has that passkey"
+    passkey = await answered(store, relying_party(request, settings), body.challenge,
+                             "sign-in", body.credential, None, unknown)
     player = await store.player(passkey.player_id)
-    if player is None or not player.account:
-        raise unknown
-    await store.passkey_used(passkey.credential_id, count)
+    if player is None or not player.account:  # (deleting an account deletes its passkeys)
+        raise PasskeyError(unknown, "passkey/unknown")
     guards.sign_ins.succeeded(address, None, stamp, passkey=True)
     token, _ = await open_session(store, request.scope, player.id, "passkey")
     return {"token": token, "player": await me_json(store, player)}

@@ -20,6 +20,7 @@ from basra.server.http.deps import (
     get_guards,
     get_settings,
 )
+from basra.server.identity import passkeys
 from basra.server.identity.accounts import (
     PASSWORD_FIELD,
     BadCredentials,
@@ -29,15 +30,6 @@ from basra.server.identity.accounts import (
     clean_username,
     me_json,
     username_key,
-)
-from basra.server.identity.passkeys import (
-    PasskeyError,
-    authentication_options,
-    credential_id,
-    new_challenge,
-    relying_party,
-    take_challenge,
-    verify_authentication,
 )
 from basra.server.identity.sessions import fresh, open_session, proved, session_json, session_key
 from basra.server.wire.errors import ApiError
@@ -108,10 +100,11 @@ async def proof_options(request: Request, player: Account, store: StoreDep,
     guards.challenges.check(request.scope)
     mine = await store.passkeys(player.id)
     if not mine:
-        raise PasskeyError("this account has no passkey: use your password",
-                           "passkey/not_found")
-    challenge, options = authentication_options(relying_party(request, settings), mine)
-    return {"challenge": await new_challenge(store, challenge, "prove", player.id),
+        raise passkeys.PasskeyError("this account has no passkey: use your password",
+                                    "passkey/not_found")
+    party = passkeys.relying_party(request, settings)
+    challenge, options = passkeys.authentication_options(party, mine)
+    return {"challenge": await passkeys.new_challenge(store, challenge, "prove", player.id),
             "options": options}
 
 
@@ -137,14 +130,9 @@ async def prove(body: ProofIn, request: Request, player: Account, session: Curre
         guards.sign_ins.succeeded(address, key, stamp, remember=False)
     elif body.challenge is not None and body.credential is not None:
         stamp = guards.sign_ins.begin(address, passkey=True)
-        challenge = await take_challenge(store, body.challenge, "prove", player.id)
-        passkey = await store.passkey(credential_id(body.credential))
-        if passkey is None or passkey.player_id != player.id:
-            raise PasskeyError("that passkey is not one of this account's",
-                               "passkey/unknown")
-        count = verify_authentication(relying_party(request, settings), challenge,
-                                      body.credential, passkey)
-        await store.passkey_used(passkey.credential_id, count)
+        await passkeys.answered(store, passkeys.relying_party(request, settings),
+                                body.challenge, "prove", body.credential, player.id,
+                                "that passkey is not one of this account's")
         guards.sign_ins.succeeded(address, None, stamp, passkey=True)
     else:
         raise ApiError("give your password, or a passkey's answer", "request/invalid")
