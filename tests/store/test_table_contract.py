@@ -22,13 +22,11 @@ from typing import Any
 import pytest
 
 from basra.store import open_store
-from basra.store.base import DuplicatePlay, PlayRow, RatedGame, SeatRow, StoreError, TableRow
+from basra.store.base import DuplicatePlay, RatedGame, SeatRow, StoreError
 from basra.store.memory import MemoryTableStore
 from basra.store.ports import Store, TableStore
 from postgres_helpers import POSTGRES, drop_schema
-
-T0 = datetime(2025, 3, 1, 12, 0, tzinfo=UTC)
-
+from store.test_store import T0, play, seat, table
 
 # ---------------------------------------------------------------------------------------
 # the three stores
@@ -98,23 +96,7 @@ def run(url: str | None, scenario: Scenario) -> None:
 # rows
 
 
-def table(table_id: str = "t1", **changes: Any) -> TableRow:
-    row = TableRow(id=table_id, kind="private", variant="egyptian", seats=2, teams=False,
-                   clock_seconds=30.0, bot_level="medium", status="waiting", created_at=T0)
-    return replace(row, **changes)
-
-
-def seat(number: int, player: str | None = None, bot: str | None = None,
-         client_seed: str = "") -> SeatRow:
-    return SeatRow(seat=number, player_id=player, bot_level=bot,
-                   client_seed=client_seed or f"seed-{number}")
-
-
-def play(round_number: int, index: int, card: str = "5H", take: str = "",
-         by_bot: bool = False) -> PlayRow:
-    return PlayRow(round_number=round_number, index=index, seat=(index - 1) % 2, card=card,
-                   take=tuple(take.split()), by_bot=by_bot,
-                   created_at=T0 + timedelta(seconds=round_number * 100 + index))
+# table(), seat() and play() are the store tests' own rows (tests/store/test_store.py).
 
 
 async def bot_table(tables: Tables, table_id: str = "t1", **changes: Any) -> None:
