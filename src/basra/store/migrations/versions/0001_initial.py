@@ -7,29 +7,17 @@ Revises: none
 from __future__ import annotations
 
 from collections.abc import Sequence
-from datetime import datetime
 
 import sqlalchemy as sa
 from alembic import op
 from sqlalchemy.dialects import postgresql
 
+from basra.store.migrations.columns import integer, text, timestamp
+
 revision: str = "0001"
 down_revision: str | None = None
 branch_labels: str | Sequence[str] | None = None
 depends_on: str | Sequence[str] | None = None
-
-
-def timestamp(name: str, nullable: bool = False) -> sa.Column[datetime]:
-    """A timezone-aware timestamp column (UTC; SQLite keeps it as zoneless text)."""
-    return sa.Column(name, sa.DateTime(timezone=True), nullable=nullable)
-
-
-def text(name: str, nullable: bool = False) -> sa.Column[str]:
-    return sa.Column(name, sa.Text(), nullable=nullable)
-
-
-def integer(name: str) -> sa.Column[int]:
-    return sa.Column(name, sa.Integer(), nullable=False)
 
 
 def upgrade() -> None:

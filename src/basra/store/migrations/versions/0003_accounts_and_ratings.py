@@ -13,24 +13,17 @@ Revises: 0002
 from __future__ import annotations
 
 from collections.abc import Sequence
-from datetime import datetime
 from typing import Any
 
 import sqlalchemy as sa
 from alembic import op
 
+from basra.store.migrations.columns import text, timestamp
+
 revision: str = "0003"
 down_revision: str | None = "0002"
 branch_labels: str | Sequence[str] | None = None
 depends_on: str | Sequence[str] | None = None
-
-
-def timestamp(name: str, nullable: bool = False) -> sa.Column[datetime]:
-    return sa.Column(name, sa.DateTime(timezone=True), nullable=nullable)
-
-
-def text(name: str, nullable: bool = False) -> sa.Column[str]:
-    return sa.Column(name, sa.Text(), nullable=nullable)
 
 
 def owned_by_player(table: str, nullable: bool = False) -> list[Any]:
