@@ -300,6 +300,24 @@ table/too_many_spectators     400  websocket
     the table, or this address, has the most spectators it takes: the socket is closed
 table/unavailable             503  http
     cluster mode: the node running the table did not answer: try again
+tournament/bad_options        400  http
+    tournament options the server cannot meet (name, variant, format, duration, rounds, start, ratings)
+tournament/bad_schedule       400  cli
+    the scheduled events' file has an entry the server cannot make
+tournament/closed             409  http
+    the tournament is over: it cannot be joined
+tournament/needs_account      403  http
+    making this tournament, or joining it (rated, or with a rating range), needs an account
+tournament/not_found          404  http, websocket
+    no such tournament
+tournament/not_joined         409  http
+    the player is not in that tournament
+tournament/password           403  http
+    the tournament's password is wrong or missing
+tournament/rating_range       403  http
+    the player's rating is outside the tournament's range
+tournament/too_many           429  http
+    the account has the most events to come it may make
 variant/unknown               404  http, library
     no variant answers to that name or alias
 view/invalid                  400  engine

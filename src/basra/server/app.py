@@ -24,6 +24,7 @@ from basra.server.cluster.fence import FencedTables
 from basra.server.cluster.node import Cluster
 from basra.server.cluster.placement import ClusterPlacement
 from basra.server.cluster.pools import RedisQueue
+from basra.server.cluster.tournaments import LeasedLeadership, RedisAudience
 from basra.server.config import Settings
 from basra.server.gc_pacing import GcPacer
 from basra.server.http.deps import Guards, Services, services
@@ -33,6 +34,9 @@ from basra.server.http.routes.pages import WEB_DIR, mount_web, wants_html
 from basra.server.http.routes.replays import MAX_RECORD_BYTES
 from basra.server.limits import BodyLimit
 from basra.server.lobby.tables import Lobby
+from basra.server.tournaments.audience import LocalAudience
+from basra.server.tournaments.schedule import Schedule
+from basra.server.tournaments.service import Leadership, SoleLeader, Tournaments, lobby_tables
 from basra.server.wire.errors import Refusal, error_response, headers_of
 from basra.store import open_store
 
@@ -57,21 +61,48 @@ async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         held.redis = cluster.redis
     restored = await lobby.restore()
     lobby.start()
+    audience, leadership = await tournament_ports(cluster, settings)
+    tournaments = Tournaments(
+        store, audience, lobby_tables(lobby), lobby.rating_of, leadership=leadership,
+        schedule=Schedule.load(settings.tournament_schedule)
+        if settings.tournament_schedule else None,
+        hashing=held.guards.hashing, tick_seconds=settings.tournament_tick_seconds,
+        last_pairing_seconds=settings.tournament_last_pairing_seconds)
+    lobby.on_ended.append(tournaments.table_ended)
+    tournaments.start()
     pacer = GcPacer() if settings.gc_pacing else None
     if pacer is not None:
         pacer.start()
     log.info("server ready: %d live tables restored, on %s%s", restored, metrics.loop_name(),
              f", cluster node {cluster.node}" if cluster else "")
-    held.store, held.lobby = store, lobby
+    held.store, held.lobby, held.tournaments = store, lobby, tournaments
     try:
         yield
     finally:
+        await tournaments.close()
+        if isinstance(audience, RedisAudience) and isinstance(leadership, LeasedLeadership):
+            await leadership.stop()
+            await audience.stop()
         if pacer is not None:
             await pacer.stop()
         await lobby.close()
         if cluster is not None:
             await cluster.stop()
         await store.close()
+
+
+async def tournament_ports(cluster: Cluster | None, settings: Settings
+                           ) -> tuple[LocalAudience, Leadership]:
+    """Where the tournaments' news goes and who directs each event: this process alone,
+    or a cluster's nodes through Redis (:mod:`basra.server.cluster.tournaments`)."""
+    if cluster is None:
+        return LocalAudience(), SoleLeader()
+    audience = RedisAudience(cluster.redis, settings.redis_prefix)
+    leadership = LeasedLeadership(cluster.redis, cluster.node, settings.lease_seconds,
+                                  settings.redis_prefix)
+    await audience.start()
+    leadership.start()
+    return audience, leadership
 
 
 def services_of(app: FastAPI) -> Services:

@@ -214,6 +214,15 @@ class Settings:
     passkey_origins: tuple[str, ...] = ()
     """Origins a passkey ceremony may come from (``https://play.example.org``); empty:
     :attr:`public_origin` alone."""
+    tournament_schedule: Path | None = None
+    """The file of the events the server makes by itself
+    (:mod:`basra.server.tournaments.schedule`); None: none (``basra serve`` uses the
+    packaged file unless told ``--tournament-schedule none``)."""
+    tournament_last_pairing_seconds: float = 180.0
+    """An arena pairs nobody in its last this many seconds: a match begun then could not
+    end in time."""
+    tournament_tick_seconds: float = 1.0
+    """How often each running event's director steps (sooner when a table of it ends)."""
     bot_seed: str | None = None
     """For tests: every bot's seed is this text and its seat number (the same bots on every
     table), instead of fresh randomness."""

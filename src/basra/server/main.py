@@ -28,6 +28,7 @@ from basra.server.gc_pacing import snapshots_on_signal
 from basra.server.http.guard import guarded_http, open_files_limit
 from basra.server.http.listen import listening_socket
 from basra.server.origin import EXAMPLE, bind_origin, is_loopback, parse_origin
+from basra.server.tournaments.schedule import DEFAULT_FILE as DEFAULT_SCHEDULE
 
 log = logging.getLogger("basra.serve")
 
@@ -108,6 +109,13 @@ def build_parser() -> argparse.ArgumentParser:
                         help="rated play for every account at once, with no least play, "
                              "no pair limit (trials and tests only: it lets ratings be "
                              "farmed)")
+    parser.add_argument("--tournament-schedule", metavar="FILE",
+                        help="the events the server makes by itself (a TOML file: "
+                             "docs/TOURNAMENTS.md); 'none' for none (default: hourly "
+                             "arenas, a daily swiss, a weekly marathon)")
+    parser.add_argument("--tournament-last-pairing", type=float, default=180.0,
+                        metavar="S", help="an arena pairs nobody in its last S seconds "
+                        "(default 180)")
     parser.add_argument("--log-level", default="info",
                         choices=["debug", "info", "warning", "error"])
     return parser
@@ -138,7 +146,16 @@ def settings_from(args: argparse.Namespace) -> Settings:
                     saying_gap_seconds=args.saying_gap,
                     analysis_iterations=args.analysis_iterations,
                     passkey_origins=tuple(args.passkey_origin),
-                    rated_rules=RatedRules.open() if args.open_rated else RatedRules())
+                    rated_rules=RatedRules.open() if args.open_rated else RatedRules(),
+                    tournament_schedule=schedule_file(args.tournament_schedule),
+                    tournament_last_pairing_seconds=args.tournament_last_pairing)
+
+
+def schedule_file(text: str | None) -> Path | None:
+    """``--tournament-schedule``: a file, ``none``, or (unset) the packaged schedule."""
+    if text is None:
+        return DEFAULT_SCHEDULE
+    return None if text.lower() == "none" else Path(text)
 
 
 def main(argv: Sequence[str] | None = None) -> int:

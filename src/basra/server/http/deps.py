@@ -23,6 +23,7 @@ from basra.server.identity.hashing import Hashing
 from basra.server.identity.sessions import require_proof
 from basra.server.limits import AddressBuckets, AddressLimit, SocketCounts
 from basra.server.lobby.tables import Lobby
+from basra.server.tournaments.service import Tournaments
 from basra.server.wire.errors import ApiError
 from basra.store.base import SESSION_TOUCH, PlayerRow, SessionRow, StoreError
 from basra.store.ports import Store
@@ -141,6 +142,7 @@ class Services:
     guards: Guards
     store: Store | None = None
     lobby: Lobby | None = None
+    tournaments: Tournaments | None = None
     redis: Redis | None = None
     """Cluster mode's Redis client (None in one process on its own)."""
 
@@ -168,6 +170,12 @@ def get_lobby(conn: HTTPConnection) -> Lobby:
     lobby = services(conn).lobby
     assert lobby is not None, "the lobby opens with the app's lifespan"
     return lobby
+
+
+def get_tournaments(conn: HTTPConnection) -> Tournaments:
+    tournaments = services(conn).tournaments
+    assert tournaments is not None, "the tournaments open with the app's lifespan"
+    return tournaments
 
 
 def limit(conn: HTTPConnection, kind: str, what: str | None = None) -> None:

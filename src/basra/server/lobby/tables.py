@@ -15,7 +15,7 @@ from typing import Any
 
 from basra.bots import LEVELS
 from basra.errors import BasraError
-from basra.game.rules import find_variant
+from basra.game.rules import MATCH_LENGTHS, find_variant
 from basra.ratings import Rating
 from basra.server.config import Settings
 from basra.server.identity.signed_in import SignedIn
@@ -27,7 +27,7 @@ from basra.server.reads.analyses import Analyses
 from basra.server.reads.live import live_summaries
 from basra.server.reads.replays import Replays
 from basra.server.reads.stored import NotStored, StoredTables
-from basra.server.table.actor import Table
+from basra.server.table.actor import RematchHook, Table
 from basra.server.table.commands import FillBot, Handover, Join
 from basra.server.table.standing import StoredStanding
 from basra.server.wire.errors import Refusal
@@ -55,6 +55,8 @@ class TableOptions:
     clock_seconds: float | None = None
     rated: bool = False
     """A private table its creator marks rated (two players, both accounts)."""
+    length: str = "full"
+    """The match's length: the variant's own, or ``short`` (RULES.md 6.5)."""
 
 
 class Lobby:
@@ -94,6 +96,9 @@ class Lobby:
         self.pairer: asyncio.Task[None] | None = None
         self.signed_in = SignedIn()
         """The open sockets of each session (closed when it ends: :meth:`sign_out`)."""
+        self.on_ended: list[Callable[[TableRow], None]] = []
+        """Told when a table of this process ends (finished or given up): the tournaments
+        count its result at once."""
 
     # ------------------------------------------------------------------ life
 
@@ -114,9 +119,10 @@ class Lobby:
             return None
         try:
             table = Table.restore(table_log, self.table_store,
-                                  self._table_settings(table_log.table), self._rematch,
+                                  self._table_settings(table_log.table),
+                                  self._rematch_of(table_log.table),
                                   on_absent=self._absent, bots=self.bots,
-                                  standing=StoredStanding(self.store))
+                                  standing=StoredStanding(self.store), on_end=self._ended)
         except Exception:
             log.exception("table %s could not be restored", table_id)
             await self.table_store.set_status(table_id, "abandoned")
@@ -236,15 +242,19 @@ class Lobby:
             raise LobbyError("a turn clock is 5 to 600 seconds", "table/bad_options")
         if options.rated and options.players != 2:
             raise LobbyError("only two-player tables are rated", "table/bad_options")
+        if options.length not in MATCH_LENGTHS:
+            raise LobbyError(f"a match is {' or '.join(MATCH_LENGTHS)}", "table/bad_options")
 
-    async def _create(self, kind: TableKind, options: TableOptions, humans: list[PlayerRow],
-                      owner: PlayerRow | None = None, rematch_of: str | None = None) -> Table:
+    async def _create(  # noqa: PLR0913 - a table's every origin
+            self, kind: TableKind, options: TableOptions, humans: list[PlayerRow],
+            owner: PlayerRow | None = None, rematch_of: str | None = None, *,
+            table_id: str | None = None, tournament_id: str | None = None) -> Table:
         """A new table of ``humans`` in seat order; the other seats get bots at a bot table
         and a rematch, and stay empty at a private or quick-match table."""
         self.check_options(options)
         bots_fill = kind == "bot" or rematch_of is not None
         rules = find_variant(options.variant)
-        table_id = new_id()
+        table_id = table_id or new_id()
         await self.placement.claim_new(table_id)
         seats = []
         for number in range(options.players):
@@ -265,12 +275,31 @@ class Lobby:
             created_at=datetime.now(UTC),
             invite_code=new_invite_code() if kind == "private" else None,
             owner_id=owner.id if owner else None, rematch_of=rematch_of,
-            rated=options.rated and options.players == 2 and kind != "bot")
+            rated=options.rated and options.players == 2 and kind != "bot",
+            length=options.length, tournament_id=tournament_id)
         table = await Table.create(row, seats, self.table_store, self._table_settings(row),
-                                   self._rematch, on_absent=self._absent, bots=self.bots,
-                                   standing=StoredStanding(self.store))
+                                   self._rematch_of(row), on_absent=self._absent,
+                                   bots=self.bots, standing=StoredStanding(self.store),
+                                   on_end=self._ended)
         self._add(table)
         return table
+
+    def _rematch_of(self, row: TableRow) -> RematchHook | None:
+        """A tournament's tables have no rematch: the event pairs its players."""
+        return None if row.kind == "tournament" else self._rematch
+
+    def _ended(self, row: TableRow) -> None:
+        for listener in self.on_ended:
+            listener(row)
+
+    async def tournament_table(self, players: list[PlayerRow], table_id: str,
+                               tournament_id: str, options: TableOptions) -> None:
+        """A tournament's table of ``players`` in seat order, with the id its pairing
+        gave it (made once: nothing if it exists already, here or in the store)."""
+        if table_id in self.tables or await self.table_store.table(table_id) is not None:
+            return
+        await self._create("tournament", options, players, table_id=table_id,
+                           tournament_id=tournament_id)
 
     def _table_settings(self, row: TableRow) -> Settings:
         return replace(self.settings, clock_seconds=row.clock_seconds)
@@ -367,7 +396,8 @@ class Lobby:
         """A new table with the same people and bots, seats turned by one."""
         humans = [s for s in old.seats if s.human]
         options = TableOptions(old.row.variant, old.row.seats, old.row.teams,
-                               old.row.bot_level, old.row.clock_seconds, old.row.rated)
+                               old.row.bot_level, old.row.clock_seconds, old.row.rated,
+                               old.row.length)
         # (the username stands for "an account" here: only .account is read)
         players = [PlayerRow(s.player_id or "", s.nickname or "", datetime.now(UTC),
                              username=s.nickname if s.account else None) for s in humans]
@@ -414,6 +444,8 @@ class Lobby:
         who did come gets a new ticket at the front of the queue, with a bot offered at
         once. Returns their new ticket ids by player id."""
         out: dict[str, str] = {}
+        if table.row.kind != "quick":
+            return out
         waited = self.settings.quick_match_bot_offer_seconds
         for seat in table.seats:
             if seat.player_id is None or seat.player_id not in present:

@@ -70,6 +70,8 @@ MOVED_CODE = 1012
 
 RematchHook = Callable[["Table"], Awaitable[str | None]]
 """Called when every player at a finished table asked for a rematch: the new table's id."""
+EndHook = Callable[[TableRow], None]
+"""Called when the table's match ends (finished, or given up before its first card)."""
 AbsentHook = Callable[["Table", list[str]], Awaitable[dict[str, str]]]
 """Called when a quick-match table is given up because matched players never came: with the
 ids of the players who did come; returns each one's new quick-match ticket."""
@@ -86,10 +88,11 @@ class Table:
     def __init__(  # noqa: PLR0913 - every port is an argument: nothing is set in afterwards
             self, row: TableRow, seats: Seats, store: TableStore, settings: Settings,
             on_rematch: RematchHook | None = None, *, on_absent: AbsentHook | None = None,
-            bots: BotService | None = None, standing: Standing | None = None) -> None:
+            bots: BotService | None = None, standing: Standing | None = None,
+            on_end: EndHook | None = None) -> None:
         self.inbox: asyncio.Queue[Command] = asyncio.Queue()
         self.flow = TableFlow(row, seats, store, settings, self.inbox, bots=bots,
-                              standing=standing)
+                              standing=standing, on_end=on_end)
         self.answers = Answers(self.flow)
         self.on_rematch = on_rematch
         """The lobby's rematch (None: the rematch window has closed)."""
@@ -101,21 +104,22 @@ class Table:
             cls, row: TableRow, seat_rows: list[SeatRow], store: TableStore,
             settings: Settings, on_rematch: RematchHook | None = None, *,
             on_absent: AbsentHook | None = None, bots: BotService | None = None,
-            standing: Standing | None = None) -> Table:
+            standing: Standing | None = None, on_end: EndHook | None = None) -> Table:
         await store.create_table(row, seat_rows)
         return cls(row, Seats.of_rows(seat_rows, row, settings), store, settings, on_rematch,
-                   on_absent=on_absent, bots=bots, standing=standing)
+                   on_absent=on_absent, bots=bots, standing=standing, on_end=on_end)
 
     @classmethod
     def restore(  # noqa: PLR0913 - the constructor's ports
             cls, log_: TableLog, store: TableStore, settings: Settings,
             on_rematch: RematchHook | None = None, *, on_absent: AbsentHook | None = None,
-            bots: BotService | None = None, standing: Standing | None = None) -> Table:
+            bots: BotService | None = None, standing: Standing | None = None,
+            on_end: EndHook | None = None) -> Table:
         """Rebuild a table from its stored log: every stored round is dealt again from its
         seeds and every stored play applied again, through the driver."""
         seats = Seats.of_rows(log_.seats, log_.table, settings)
         table = cls(log_.table, seats, store, settings, on_rematch, on_absent=on_absent,
-                    bots=bots, standing=standing)
+                    bots=bots, standing=standing, on_end=on_end)
         table.flow.rebuild(log_)
         return table
 
@@ -380,7 +384,7 @@ class Table:
         came to is given up. Nobody waits on an absent player's clock."""
         self.flow.timers.arrival = None
         present = self.flow.seats.present()
-        if present and self.row.kind != "quick":
+        if present and not self.flow.seats.given_up_when_missing(self.row):
             await self.flow.prepare_round()
             return
         await self._abandon(present)

@@ -12,7 +12,10 @@ itself is a :class:`~basra.match.driver.MatchDriver`.
 from __future__ import annotations
 
 import asyncio
+import logging
 import time
+from collections.abc import Callable
+from dataclasses import replace
 from datetime import UTC, datetime
 from typing import Any
 
@@ -44,6 +47,8 @@ from basra.workers.service import BotService
 RESUME_LEAST = 5.0
 """Seconds a rebuilt table's player to move has at least, whatever their stored clock says."""
 
+log = logging.getLogger("basra.table")
+
 
 def turn_began(log_: TableLog) -> float | None:
     """When (``time.time()``) the turn of a stored round in play began: its last play was
@@ -63,9 +68,12 @@ class TableFlow:
     def __init__(  # noqa: PLR0913 - the ports the actor was given, and its inbox
             self, row: TableRow, seats: Seats, store: TableStore, settings: Settings,
             inbox: asyncio.Queue[Command], *, bots: BotService | None = None,
-            standing: Standing | None = None) -> None:
+            standing: Standing | None = None,
+            on_end: Callable[[TableRow], None] | None = None) -> None:
         self.row = row
-        self.rules = find_variant(row.variant)
+        self.rules = find_variant(row.variant, row.length)
+        self.on_end = on_end
+        """Told when the match ends (the lobby tells the tournaments)."""
         self.seats = seats
         self.store = store
         self.settings = settings
@@ -356,6 +364,9 @@ class TableFlow:
 
     async def _store_result(self, match: Match, resigned: int | None) -> None:
         result = snapshot.result_json(match, resigned)
+        absent = [s.number for s in self.seats if s.human and not s.arrived]
+        if absent:  # a bot played their seat from the start: they never came
+            result["absent"] = absent
         rated = self.rated_game(match)
         rules = self.settings.rated_rules
         now = datetime.now(UTC)
@@ -387,6 +398,7 @@ class TableFlow:
         self.finished_at = time.monotonic()
         self.version += 1
         self.broadcast()
+        self._ended()
 
     async def abandon(self) -> None:
         """The table is given up before its match began (nobody came, or not everyone
@@ -396,6 +408,14 @@ class TableFlow:
         self.finished_at = time.monotonic()
         self.version += 1
         self.broadcast()
+        self._ended()
+
+    def _ended(self) -> None:
+        if self.on_end is not None:
+            try:
+                self.on_end(replace(self.row, status=self.status, result=self.result))
+            except Exception:  # a listener's fault never stops the table
+                log.exception("table %s: its end hook failed", self.row.id)
 
     def unattended_at(self) -> float | None:
         """When a waiting table that nobody has open is given up (None: it is not)."""

@@ -286,9 +286,16 @@ class Seats:
         """How long the first round waits for missing players: briefly when someone is
         already here (or for a quick match), long when nobody has come yet."""
         someone = any(s.human and s.arrived for s in self.seats)
-        if table.kind == "quick" or someone:
+        if table.kind in ("quick", "tournament") or someone:
             return settings.arrival_seconds
         return settings.unattended_seconds
+
+    @staticmethod
+    def given_up_when_missing(table: TableRow) -> bool:
+        """Whether the table is given up before its first card when a matched player does
+        not come (a quick match: the one who came is matched again); other tables start,
+        a bot playing for whoever is missing (in a tournament they score nothing)."""
+        return table.kind == "quick"
 
     def present(self) -> list[str]:
         """The ids of the seated players connected now."""

@@ -19,6 +19,7 @@ from basra.server.http.routes import (
     replays,
     sessions,
     tables,
+    tournaments,
     variants,
 )
 
@@ -26,4 +27,5 @@ ROUTERS: tuple[APIRouter, ...] = (health.router, variants.router, guests.router,
                                   account.router, sessions.router, passkeys.router,
                                   tables.router, quick_match.router,
                                   history.router, live.router, players.router, replays.router,
-                                  play_socket.router, metrics.router)
+                                  play_socket.router, tournaments.router,
+                                  metrics.router)

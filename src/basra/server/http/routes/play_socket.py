@@ -78,7 +78,7 @@ async def table_socket(websocket: WebSocket, table_id: str, auth: str | None = N
             return
         if auth:
             try:
-                token = await _hello(websocket)
+                token = await hello_token(websocket)
             except ProtocolError as exc:
                 await _refuse(websocket, exc.code, exc.message)
                 return
@@ -99,7 +99,7 @@ async def table_socket(websocket: WebSocket, table_id: str, auth: str | None = N
         sockets.release(address)
 
 
-async def _hello(websocket: WebSocket) -> str:
+async def hello_token(websocket: WebSocket) -> str:
     """The session token of the socket's first message, ``{"type": "hello", "token"}``,
     sent within :data:`HELLO_SECONDS`; a :class:`ProtocolError` if it is anything else."""
     try:

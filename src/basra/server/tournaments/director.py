@@ -1,0 +1,432 @@
+"""A running tournament's director: it starts the event, decides each finished match, pairs
+the free entrants (arena) or the next round (Swiss), and ends the event.
+
+One director runs per event, on the process that leads it (:mod:`.service`: one process, or
+the holder of the event's lease in a cluster). Everything it decides is written to the
+store before it acts on it: a pairing is stored (with its table's id) before the table is
+made, a result before the standings move, so a director that dies is replaced by one that
+reloads the event (:meth:`Director.load`) and goes on: a pairing whose table was never made
+gets its table, a finished match not yet counted is counted once (the store decides a
+pairing only once), and an entrant is never paired twice in one round or wave (the store
+refuses it).
+
+The maths (who plays whom, the standings) is pure: :mod:`.arena` and :mod:`.swiss`. The
+director's own rules:
+
+- an entrant is free when they are active (not paused or withdrawn), present (their page
+  open: :meth:`Audience.present`) and not at an undecided pairing;
+- an arena pairs its free entrants each tick until ``last_pairing_seconds`` before its end
+  (a match that could not end in time is not begun); matches begun before the end count
+  when they end, and the event ends with the last of them;
+- a Swiss round starts when every match of the last one ended; an active entrant absent at
+  pairing time is not paired, and one absent twice is withdrawn;
+- an entrant whose seat a bot played from the start (they never came to the table) scores
+  nothing for that match and is paused: they join again to be paired.
+"""
+
+from __future__ import annotations
+
+import logging
+import time
+from collections.abc import Awaitable, Callable
+from dataclasses import replace
+from datetime import UTC, datetime, timedelta
+from typing import Any
+
+import orjson
+
+from basra.server.ids import new_id
+from basra.server.tournaments import views
+from basra.server.tournaments.arena import Free, arena_pairs, arena_standings
+from basra.server.tournaments.audience import Audience
+from basra.server.tournaments.games import Game
+from basra.server.tournaments.swiss import swiss_pairs, swiss_standings
+from basra.store.base import DuplicatePairing, EntrantRow, PairingRow, TableRow, TournamentRow
+from basra.store.ports import TournamentStore
+
+log = logging.getLogger("basra.tournaments")
+
+MakeTable = Callable[[TournamentRow, PairingRow, list[EntrantRow]], Awaitable[None]]
+"""Make a pairing's table (its id is the pairing's ``table_id``), seating each entrant's
+players in the pairing's order; nothing if it exists already."""
+
+ENTRANTS_RELOAD_SECONDS = 5.0
+"""How often a director reads the entrants again (joins through other nodes)."""
+POLL_SECONDS = 1.0
+"""How often a director reads every undecided pairing's table from the store."""
+SWISS_ABSENCES = 2
+"""A Swiss entrant absent at this many pairings is withdrawn."""
+
+
+def ends_at(row: TournamentRow) -> datetime | None:
+    """When an arena stops (its start and its duration); None for a Swiss."""
+    if row.format != "arena" or row.minutes is None:
+        return None
+    return row.starts_at + timedelta(minutes=row.minutes)
+
+
+def outcome(pairing: PairingRow, table: TableRow | None
+            ) -> tuple[tuple[float, ...], tuple[str, ...]] | None:
+    """A pairing's points per entrant and its absent entrants, once its table ended (None
+    while it plays, or if its table is missing). A table given up before its first card
+    (nobody came) scores nothing for anyone, all absent."""
+    if table is None or table.status not in ("finished", "abandoned"):
+        return None
+    entrants = pairing.entrants
+    if table.status == "abandoned" or table.result is None:
+        return tuple(0.0 for _ in entrants), entrants
+    winner = table.result.get("winner")
+    points = tuple(0.5 if winner is None else 1.0 if winner == side else 0.0
+                   for side in range(len(entrants)))
+    absent = tuple(entrants[seat] for seat in table.result.get("absent", ())
+                   if isinstance(seat, int) and 0 <= seat < len(entrants))
+    return points, absent
+
+
+def game_of(pairing: PairingRow) -> Game | None:
+    """A decided pairing as the standings count it (None while undecided)."""
+    if pairing.points is None:
+        return None
+    return Game(pairing.round, pairing.entrants, pairing.points,
+                frozenset(pairing.absent), pairing.ratings)
+
+
+class Director:
+    """One event's director while this process leads it. Call :meth:`load`, then
+    :meth:`tick` every second or so (and :meth:`wake` when a table of it ends here)."""
+
+    def __init__(self, row: TournamentRow, store: TournamentStore, audience: Audience,
+                 make_table: MakeTable, *, last_pairing_seconds: float = 180.0) -> None:
+        self.row = row
+        self.store = store
+        self.audience = audience
+        self.make_table = make_table
+        self.last_pairing_seconds = last_pairing_seconds
+        self.entrants: dict[str, EntrantRow] = {}
+        self.by_player: dict[str, str] = {}
+        self.pairings: dict[str, PairingRow] = {}
+        self.games: list[Game] = []
+        self.busy: dict[str, str] = {}
+        """Entrant -> the undecided pairing they are at."""
+        self.unmade: set[str] = set()
+        """Pairings whose table is still to be made."""
+        self.free_since: dict[str, float] = {}
+        self.last_opponent: dict[str, str] = {}
+        self.version = 0
+        self.standings: list[dict[str, Any]] = []
+        self.snapshot_text: str | None = None
+        self.entrants_stale = False
+        self.entrants_loaded = time.monotonic()
+        self.ended_tables: dict[str, TableRow] = {}
+        self.polled_at = 0.0
+
+    # ------------------------------------------------------------------ state
+
+    async def load(self) -> None:
+        """The event as stored: its entrants and every pairing so far."""
+        row = await self.store.tournament(self.row.id)
+        if row is not None:
+            self.row = row
+        self.entrants = {}
+        for entrant in await self.store.entrants(self.row.id):
+            self._add_entrant(entrant)
+        self.pairings, self.games, self.busy = {}, [], {}
+        for pairing in await self.store.pairings(self.row.id):
+            self._add_pairing(pairing)
+        self.unmade = {p.id for p in self.pairings.values()
+                       if p.points is None and p.table_id is not None}
+        # The tables of undecided pairings are checked on the next tick (made if missing).
+        self.standings = self._standings()
+        self.version += 1
+        self.snapshot_text = None
+
+    def _add_entrant(self, entrant: EntrantRow) -> None:
+        self.entrants[entrant.id] = entrant
+        for player in entrant.players:
+            self.by_player[player] = entrant.id
+        self.free_since.setdefault(entrant.id, time.monotonic())
+
+    def _add_pairing(self, pairing: PairingRow) -> None:
+        self.pairings[pairing.id] = pairing
+        game = game_of(pairing)
+        if game is not None:
+            self.games.append(game)
+        elif pairing.table_id is not None:
+            for entrant in pairing.entrants:
+                self.busy[entrant] = pairing.id
+        if len(pairing.entrants) == 2:
+            a, b = pairing.entrants
+            self.last_opponent[a], self.last_opponent[b] = b, a
+
+    def entrant_changed(self, entrant: EntrantRow) -> None:
+        """An entrant joined or changed status (on this process): counted at the next tick."""
+        known = entrant.id in self.entrants
+        self._add_entrant(entrant)
+        if not known:
+            self.free_since[entrant.id] = time.monotonic()
+        self.entrants_stale = True
+
+    # ------------------------------------------------------------------ the tick
+
+    async def tick(self, now: datetime | None = None) -> bool:
+        """One step of the event: start it when due, decide ended matches, pair, end it.
+        Whether the event is over (its director can go)."""
+        now = now or datetime.now(UTC)
+        if self.row.status in ("finished", "cancelled"):
+            return True
+        if self.row.status == "upcoming":
+            if now < self.row.starts_at:
+                return False
+            await self._start(now)
+            if self.row.status == "cancelled":
+                return True
+        changed = await self._reload_entrants()
+        changed |= await self._decide()
+        await self._make_tables()
+        if self.row.format == "arena":
+            changed |= await self._arena(now)
+        else:
+            changed |= await self._swiss(now)
+        if self.entrants_stale:
+            self.entrants_stale = False
+            changed = True
+        if changed and self.row.status == "running":
+            await self._publish_standings()
+        return self.row.status in ("finished", "cancelled")
+
+    async def _reload_entrants(self) -> bool:
+        """Every few seconds, the entrants as stored: those who joined or left through
+        another process of a cluster are counted too."""
+        clock = time.monotonic()
+        if clock - self.entrants_loaded < ENTRANTS_RELOAD_SECONDS:
+            return False
+        self.entrants_loaded = clock
+        changed = False
+        for entrant in await self.store.entrants(self.row.id):
+            if self.entrants.get(entrant.id) != entrant:
+                self.entrant_changed(entrant)
+                changed = True
+        return changed
+
+    async def _start(self, now: datetime) -> None:
+        active = [e for e in self.entrants.values() if e.status == "active"]
+        if self.row.format == "swiss" and len(active) < 2:
+            await self._set(status="cancelled", finished_at=now)
+            return
+        await self._set(status="running", started_at=now)
+
+    async def _set(self, **changes: Any) -> None:
+        await self.store.update_tournament(self.row.id, **changes)
+        self.row = replace(self.row, **changes)
+        self.version += 1
+        self.snapshot_text = None
+        await self.audience.publish(self.row.id, _text(
+            {"type": "event", "v": self.version, "event": views.event_json(self.row)}))
+
+    def ended(self, table: TableRow) -> None:
+        """A table of this event ended in this process: counted at the next tick without
+        asking the store."""
+        self.ended_tables[table.id] = table
+
+    async def _undecided(self) -> list[tuple[PairingRow, TableRow | None]]:
+        """The undecided pairings with their tables: those whose tables ended here, and
+        every second all of them as stored (tables of other processes, hooks missed)."""
+        clock = time.monotonic()
+        if clock - self.polled_at >= POLL_SECONDS:
+            self.polled_at = clock
+            self.ended_tables.clear()
+            return await self.store.undecided(self.row.id)
+        by_table = {p.table_id: p for p in self.pairings.values()
+                    if p.points is None and p.table_id in self.ended_tables}
+        out = [(by_table[t], row) for t, row in self.ended_tables.items() if t in by_table]
+        self.ended_tables.clear()
+        return out
+
+    async def _decide(self) -> bool:
+        """Count the matches that ended (a result counts once: the store decides it)."""
+        if not self.busy and not self.unmade:
+            return False
+        decided = False
+        for pairing, table in await self._undecided():
+            if table is None:
+                if pairing.table_id is not None:
+                    self.unmade.add(pairing.id)
+                continue
+            self.unmade.discard(pairing.id)
+            result = outcome(pairing, table)
+            if result is None:
+                continue
+            points, absent = result
+            if await self.store.decide(self.row.id, pairing.id, points, absent):
+                decided = True
+            pairing = replace(pairing, points=points, absent=absent,
+                              decided_at=datetime.now(UTC))
+            self.pairings[pairing.id] = pairing
+            game = game_of(pairing)
+            if game is not None:
+                self.games.append(game)
+            for entrant in pairing.entrants:
+                self.busy.pop(entrant, None)
+                self.free_since[entrant] = time.monotonic()
+            for entrant in absent:
+                await self._pause(entrant)
+            await self.audience.publish(self.row.id, _text(
+                {"type": "pairings", "v": self.version, "done": [views.pairing_json(pairing)]}))
+        return decided
+
+    async def _pause(self, entrant_id: str) -> None:
+        entrant = self.entrants.get(entrant_id)
+        if entrant is None or entrant.status != "active":
+            return
+        await self.store.set_entrant(self.row.id, entrant_id, status="paused")
+        self.entrants[entrant_id] = replace(entrant, status="paused")
+
+    async def _make_tables(self) -> None:
+        for pairing_id in sorted(self.unmade):
+            pairing = self.pairings.get(pairing_id)
+            if pairing is None or pairing.table_id is None:
+                self.unmade.discard(pairing_id)
+                continue
+            try:
+                await self.make_table(self.row, pairing,
+                                      [self.entrants[e] for e in pairing.entrants])
+            except Exception:  # e.g. the store is down: tried again next tick
+                log.exception("tournament %s: table %s could not be made", self.row.id,
+                              pairing.table_id)
+                continue
+            self.unmade.discard(pairing_id)
+            for entrant in pairing.entrants:
+                for player in self.entrants[entrant].players:
+                    await self.audience.tell(self.row.id, player, _text(
+                        {"type": "paired", "table": pairing.table_id,
+                         "tournament": self.row.id}))
+
+    # ------------------------------------------------------------------ pairing
+
+    async def _free(self) -> list[str]:
+        present = await self.audience.present(self.row.id)
+        return [e.id for e in self.entrants.values()
+                if e.status == "active" and e.id not in self.busy
+                and all(p in present for p in e.players)]
+
+    async def _arena(self, now: datetime) -> bool:
+        end = ends_at(self.row)
+        if end is not None and now >= end:
+            if self.busy or self.unmade:
+                return False  # the matches begun before the end count when they end
+            await self._finish(now)
+            return True
+        if end is not None and (end - now).total_seconds() < self.last_pairing_seconds:
+            return False
+        free = await self._free()
+        if len(free) < 2:
+            return False
+        ranks = {row["entrant"]: row["rank"] for row in self.standings}
+        clock = time.monotonic()
+        pairs = arena_pairs([
+            Free(e, ranks.get(e, len(ranks) + 1), self.entrants[e].rating,
+                 self.last_opponent.get(e), clock - self.free_since.get(e, clock))
+            for e in free])
+        if not pairs:
+            return False
+        await self._pair(self.row.round + 1, pairs, None)
+        return True
+
+    async def _swiss(self, now: datetime) -> bool:
+        if self.busy or self.unmade:
+            return False
+        rounds = self.row.rounds or 0
+        if self.row.round >= rounds:
+            await self._finish(now)
+            return True
+        present = await self.audience.present(self.row.id)
+        active = {e.id: e for e in self.entrants.values() if e.status == "active"}
+        here = {e for e, row in active.items() if all(p in present for p in row.players)}
+        for entrant_id, entrant in active.items():
+            if entrant_id in here:
+                continue
+            absences = entrant.absences + 1
+            status = "withdrawn" if absences >= SWISS_ABSENCES else entrant.status
+            await self.store.set_entrant(self.row.id, entrant_id, absences=absences,
+                                         status=status)
+            self.entrants[entrant_id] = replace(entrant, absences=absences, status=status)
+        ratings = {e: row.rating for e, row in active.items()
+                   if self.entrants[e].status == "active"}
+        pairing = swiss_pairs(ratings, self.games, here)
+        await self._pair(self.row.round + 1, pairing.pairs, pairing.bye)
+        return True
+
+    async def _pair(self, number: int, pairs: list[tuple[str, str]], bye: str | None) -> None:
+        """Store a round's (or a wave's) pairings with their tables' ids, then make the
+        tables: a pairing is never lost nor made twice."""
+        made = datetime.now(UTC)
+        rows = [PairingRow(self.row.id, new_id(), number, (a, b), new_id(), made,
+                           ratings=(self.entrants[a].rating, self.entrants[b].rating))
+                for a, b in pairs]
+        if bye is not None:
+            rows.append(PairingRow(self.row.id, new_id(), number, (bye,), None, made,
+                                   points=(1.0,), ratings=(self.entrants[bye].rating,),
+                                   decided_at=made))
+        try:
+            await self.store.add_pairings(self.row.id, rows, round=number)
+        except DuplicatePairing:  # another director got there first: it leads now
+            log.warning("tournament %s: round %d was paired elsewhere", self.row.id, number)
+            await self.load()
+            return
+        self.row = replace(self.row, round=number)
+        for pairing in rows:
+            self._add_pairing(pairing)
+            if pairing.table_id is not None:
+                self.unmade.add(pairing.id)
+        self.version += 1
+        await self.audience.publish(self.row.id, _text(
+            {"type": "pairings", "v": self.version, "round": number,
+             "add": [views.pairing_json(p) for p in rows]}))
+        await self._make_tables()
+
+    # ------------------------------------------------------------------ the end
+
+    async def _finish(self, now: datetime) -> None:
+        standings = self._standings()
+        places = {row["entrant"]: row["rank"] for row in standings
+                  if row.get("games", 0) > 0}
+        await self.store.set_places(self.row.id, places)
+        self.standings = standings
+        await self._set(status="finished", finished_at=now)
+        log.info("tournament %s finished: %d entrants, %d games", self.row.id,
+                 len(self.entrants), len(self.games))
+
+    # ------------------------------------------------------------------ standings
+
+    def _standings(self) -> list[dict[str, Any]]:
+        ratings = {e.id: e.rating for e in self.entrants.values()}
+        if self.row.format == "arena":
+            return [views.arena_row_json(r, self.entrants[r.entrant], r.entrant in self.busy)
+                    for r in arena_standings(ratings, self.games)]
+        return [views.swiss_row_json(r, self.entrants[r.entrant], r.entrant in self.busy)
+                for r in swiss_standings(ratings, self.games)]
+
+    async def _publish_standings(self) -> None:
+        """The standings' changed rows, pushed to every watcher (a delta, not the table)."""
+        before = {row["entrant"]: row for row in self.standings}
+        self.standings = self._standings()
+        rows = [row for row in self.standings if before.get(row["entrant"]) != row]
+        self.version += 1
+        self.snapshot_text = None
+        if rows:
+            await self.audience.publish(self.row.id, _text(
+                {"type": "standings", "v": self.version, "rows": rows}))
+
+    def snapshot(self) -> str:
+        """The whole event as a new watcher first gets it (kept until the next change)."""
+        if self.snapshot_text is None:
+            live = [views.pairing_json(self.pairings[p])
+                    for p in sorted(set(self.busy.values()))]
+            self.snapshot_text = _text({
+                "type": "tournament", "v": self.version, "event": views.event_json(self.row),
+                "standings": self.standings, "playing": live})
+        return self.snapshot_text
+
+
+def _text(message: dict[str, Any]) -> str:
+    return orjson.dumps(message).decode()

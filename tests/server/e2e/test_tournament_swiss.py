@@ -1,0 +1,101 @@
+"""An 8-player, 3-round Swiss played to the end against a real server by websocket
+clients: one never comes (absent at two pairings: not paired, then withdrawn), one drops
+after the first round (its page closed at the second pairing: not paired then) and comes
+back for the third. Scores, byes, rematches and both tie-breaks are checked by hand from
+the stored pairings."""
+
+from __future__ import annotations
+
+import asyncio
+from typing import Any
+
+import httpx
+
+from server.e2e.test_accounts import an_account
+from server.e2e.tournament_kit import Entrant, an_event, sheets, until_status
+from server_harness import new_guest, serve
+
+SETTINGS: dict[str, Any] = {"tournament_tick_seconds": 0.1, "arrival_seconds": 1.0}
+
+
+def test_a_swiss_of_eight_in_three_rounds(tmp_path: Any) -> None:
+    async def scenario(base: str, http: httpx.AsyncClient) -> None:
+        owner = await an_account(base, http, "Organiser")
+        event = await an_event(base, http, owner, format="swiss", rounds=3, rated=False)
+        entrants = [Entrant(await new_guest(base, http, f"Player {n}"), event["id"])
+                    for n in range(8)]
+        for entrant in entrants:
+            await entrant.join(http)
+        dropper, never = entrants[6], entrants[7]
+        for entrant in entrants[:7]:
+            await entrant.open_page()
+        stop = asyncio.Event()
+        tasks = [asyncio.create_task(e.play_on(stop)) for e in entrants[:6]]
+
+        async def drop_and_return() -> None:
+            await until_round(base, http, event["id"], 1)
+            state = (await http.get(f"{base}/api/tournaments/{event['id']}")).json()
+            await dropper.close_page()  # away at round 2's pairing
+            mine = [p["table"] for p in state["playing"]
+                    if dropper.guest.player_id in p["entrants"]]
+            if mine:  # (else it has the bye)
+                await dropper.play_table(mine[0])  # to its end
+            await until_round(base, http, event["id"], 2)
+            await dropper.open_page()
+            await dropper.play_on(stop)
+
+        tasks.append(asyncio.create_task(drop_and_return()))
+        try:
+            await until_status(base, http, event["id"], "finished", 150)
+        finally:
+            stop.set()
+            await asyncio.gather(*tasks)
+            for entrant in entrants:
+                await entrant.close_page()
+
+        results = (await http.get(f"{base}/api/tournaments/{event['id']}/results")).json()
+        rounds = results["rounds"]
+        assert [r["round"] for r in rounds] == [1, 2, 3]
+        played = sheets(rounds)
+        rows = {row["entrant"]: row for row in results["standings"]}
+        never_id, dropper_id = never.guest.player_id, dropper.guest.player_id
+
+        # Absent at pairing time: not paired; absent twice: withdrawn.
+        assert never_id not in played
+        assert rows[never_id]["status"] == "withdrawn"
+        assert [g[0] for g in played[dropper_id]] == [1, 3]
+        # Round 1: seven present, one bye; round 2: six, none; round 3: seven, one bye.
+        byes = [[p for p in r["pairings"] if len(p["entrants"]) == 1] for r in rounds]
+        assert [len(b) for b in byes] == [1, 0, 1]
+        bye_takers = [b[0]["entrants"][0] for b in byes if b]
+        assert len(set(bye_takers)) == len(bye_takers), "one bye each at most"
+        # No rematch.
+        met = [frozenset(p["entrants"]) for r in rounds for p in r["pairings"]
+               if len(p["entrants"]) == 2]
+        assert len(met) == len(set(met))
+
+        # Scores and tie-breaks, by hand.
+        score = {e: sum(g[2] for g in games if not g[3]) for e, games in played.items()}
+        for entrant_id, games in played.items():
+            row = rows[entrant_id]
+            assert row["score"] == score[entrant_id]
+            opponents = [g for g in games if g[1] is not None]
+            assert row["sonneborn_berger"] == sum(
+                score.get(g[1], 0) * g[2] for g in opponents if g[1] is not None)
+            if all(g[1] is not None for g in games):  # no bye: Buchholz is plain
+                assert row["buchholz"] == sum(score.get(g[1], 0) for g in opponents
+                                              if g[1] is not None)
+        order = [(r["score"], r["buchholz"], r["sonneborn_berger"])
+                 for r in results["standings"] if r["entrant"] in played]
+        assert order == sorted(order, reverse=True)
+
+    serve(tmp_path, scenario, **SETTINGS)
+
+
+async def until_round(base: str, http: httpx.AsyncClient, tournament: str,
+                      number: int) -> None:
+    while True:
+        state = (await http.get(f"{base}/api/tournaments/{tournament}")).json()
+        if state["event"]["round"] >= number:
+            return
+        await asyncio.sleep(0.1)
