@@ -145,6 +145,8 @@ hint/not_your_turn            400  websocket
     a hint is given only on the player's own turn
 match/bad_dealer              400  library
     the dealer is not one of the match's seats
+match/bad_length              400  library
+    a match length that is not full or short (RULES.md 6.5)
 match/bad_seating             400  library
     a number of players or a team setting the variant does not allow
 option/bad_value              400  engine

@@ -102,6 +102,9 @@ def test_bad_player_specs(text: str) -> None:
     ["--a", "medium", "--b", "random", "--seed", "-1"],
     ["--a", "medium", "--b", "random", "--timeout", "0"],
     ["--a", "medium", "--b", "hard/x"],
+    ["--a", "medium", "--b", "random", "--length", "long"],
+    ["--a", "medium", "--b", "random", "--length", "short"],
+    ["--a", "medium", "--b", "random", "--length", "short", "--rounds", "3"],
 ])
 def test_bad_arguments_are_one_line_and_exit_2(run: Run, args: list[str]) -> None:
     status, out, err = run(*args)
@@ -451,3 +454,42 @@ def test_statistics_helpers() -> None:
     assert x == {"mean": 2.5, "low": pytest.approx(2.5 - half, abs=1e-4),
                  "high": pytest.approx(2.5 + half, abs=1e-4)}
     assert mean_interval([7.0]) == {"mean": 7.0, "low": None, "high": None}
+
+
+# --------------------------------------------------------------------------- shorter matches
+
+
+def test_short_matches(run: Run) -> None:
+    rep = run_json(run, "--a", "easy", "--b", "random", "--matches", "2", "--length", "short",
+                   "--seed", "6")
+    assert (rep["length"], rep["mode"], rep["games"]) == ("short", "matches", 4)
+    assert rep["match_wins"]["played"] == 4
+    status, out, _ = run("--a", "easy", "--b", "random", "--matches", "1", "--length",
+                         "short", "--seed", "6")
+    assert status == 0 and "(short matches)" in out.replace("\n", " ")
+
+
+@pytest.mark.parametrize(("variant", "target"), [("egyptian", 61), ("serbian", 101)])
+def test_a_short_match_ends_at_the_short_target(variant: str, target: int) -> None:
+    args = arena.build_parser().parse_args(["--a", "easy", "--b", "random", "--matches", "2",
+                                            "--variant", variant, "--length", "short",
+                                            "--seed", "8"])
+    cfg = arena.config_from_args(args)
+    assert (cfg.length, cfg.rules.length, cfg.rules.target) == ("short", "short", target)
+    assert cfg.rules.sets_to_win == 1
+    for game in arena.play_deals(cfg, [0, 1]):
+        totals = [0.0, 0.0]
+        decided = []
+        for figures in game.rounds:  # two players: B's mean is B's own
+            totals = [totals[0] + figures.a_points, totals[1] + figures.b_points]
+            decided.append(max(totals) >= target and totals[0] != totals[1])
+        assert decided[-1] and not any(decided[:-1])
+        assert game.a_won == (totals[0] > totals[1])
+
+
+def test_the_decks_do_not_depend_on_the_length() -> None:
+    full = ArenaConfig(parse_player("easy"), parse_player("random"), mode="matches", seed=4)
+    short = ArenaConfig(parse_player("easy"), parse_player("random"), mode="matches", seed=4,
+                        length="short")
+    assert [short.deck(0, r) for r in (1, 2, 3)] == [full.deck(0, r) for r in (1, 2, 3)]
+    assert (full.rules.target, short.rules.target) == (121, 61)

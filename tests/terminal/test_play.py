@@ -492,6 +492,35 @@ def test_serbian_shows_the_sets(tmp_path: Path) -> None:
     assert re.search(r"side\s+sets\s+total\s+pile\s+basras\s+in hand", screen.text)
 
 
+@pytest.mark.parametrize(("variant", "target"), [("egyptian", 61), ("lebanese", 51)])
+def test_a_short_match(tmp_path: Path, variant: str, target: int) -> None:
+    screen = Screen()
+    assert screen.run("--variant", variant, "--length", "short", "--bot", "random",
+                      "--seed", "5", "--save", str(tmp_path)) == 0
+    text = flat(screen.text)
+    assert f"A shorter match: the first side to {target} wins." in text
+    assert f"{variant}, first to {target} · stock" in text
+    path = saved_record(screen, tmp_path)
+    assert parse_record(path.read_bytes()).length == "short"
+    summary, _ = check_record(path)
+    assert summary["length"] == "short" and summary["winner"] in (0, 1)
+    results = summary["rounds"]
+    assert isinstance(results, list)
+    assert max(results[-1]["totals"]) >= target
+    assert all(max(r["totals"]) < target or r["totals"][0] == r["totals"][1]
+               for r in results[:-1])
+
+
+def test_a_short_serbian_match_is_one_set(tmp_path: Path) -> None:
+    screen = Screen(eof_after(2))
+    assert screen.run("--variant", "serbian", "--length", "short", "--bot", "random",
+                      "--seed", "1", "--save", str(tmp_path)) == 0
+    assert "serbian, first to 101 · stock 40" in screen.text
+    assert not re.search(r"side\s+sets\s+total", screen.text)  # no sets to count
+    record = parse_record(saved_record(screen, tmp_path).read_bytes())
+    assert record.length == "short" and record.rules.sets_to_win == 1
+
+
 def test_a_new_client_seed_between_rounds(tmp_path: Path) -> None:
     def policy(screen: Screen, prompt: str) -> str:
         if prompt.startswith("Enter: deal round"):
@@ -626,6 +655,8 @@ def test_the_typed_client_seed_is_used(tmp_path: Path) -> None:
     ["--client-seed", "tab\there"],
     ["--name", "bot:hard"],
     ["--name", "BOT:me"],
+    ["--length", "long"],
+    ["--length"],
 ])
 def test_bad_arguments_exit_2_with_one_line(argv: list[str],
                                              capsys: pytest.CaptureFixture[str]) -> None:
@@ -638,8 +669,9 @@ def test_bad_arguments_exit_2_with_one_line(argv: list[str],
 
 def test_parser_defaults() -> None:
     args = build_parser().parse_args([])
-    assert (args.variant, args.bot, args.players, args.teams, args.save) == (
-        "egyptian", "medium", 2, False, ".")
+    assert (args.variant, args.bot, args.players, args.teams, args.save, args.length) == (
+        "egyptian", "medium", 2, False, ".", "full")
+    assert build_parser().parse_args(["--length", "short"]).length == "short"
 
 
 def test_cards_on_screen() -> None:

@@ -31,7 +31,8 @@ from basra.arena.stats import ArenaReport, mean_interval, print_table, report, w
 from basra.cliargs import OneLineParser, parse_or_status, seconds, whole_number
 from basra.engine_protocol.outside_bots import PLAY_TIMEOUT
 from basra.errors import BasraError
-from basra.game.rules import find_variant
+from basra.game.rulebook import short_matches
+from basra.game.rules import MATCH_LENGTHS, find_variant
 from basra.game.seating import Seating
 
 
@@ -63,6 +64,9 @@ def build_parser() -> OneLineParser:
                         help="player B")
     parser.add_argument("--variant", default="egyptian",
                         help="egyptian (default), arabic101, lebanese or serbian")
+    parser.add_argument("--length", default="full", choices=list(MATCH_LENGTHS), metavar="L",
+                        help="with --matches: full (default: the variant's own target) or "
+                             f"short: shorter matches ({short_matches()})")
     parser.add_argument("--players", type=whole_number(1), metavar="N",
                         help="number of players (default: 2, or 4 with --teams)")
     parser.add_argument("--teams", action="store_true",
@@ -91,10 +95,13 @@ def build_parser() -> OneLineParser:
 def config_from_args(args: argparse.Namespace) -> ArenaConfig:
     """The arena's configuration; raises :class:`~basra.errors.BasraError` for a bad
     combination (a usage error: exit status 2)."""
-    rules = find_variant(args.variant)
+    rules = find_variant(args.variant, args.length)
     players = args.players or (4 if args.teams else min(rules.player_counts))
     seating = Seating.choose(rules, players, bool(args.teams))
     mode: Mode = "matches" if args.matches else "rounds"
+    if rules.length != "full" and mode != "matches":
+        raise BasraError(f"--length {rules.length} is the length of a match: play whole "
+                         "matches with --matches N")
     openings = read_openings(args.openings) if args.openings else ()
     deals = args.matches or args.rounds or (len(openings) if openings else DEFAULT_ROUNDS)
     if openings and deals > len(openings):
@@ -104,7 +111,7 @@ def config_from_args(args: argparse.Namespace) -> ArenaConfig:
     return ArenaConfig(a=args.a, b=args.b, variant=rules.name, players=players,
                        teams=seating.teams,
                        mode=mode, deals=deals, seed=seed, timeout=args.timeout,
-                       openings=openings[:deals])
+                       openings=openings[:deals], length=rules.length)
 
 
 def main(argv: Sequence[str] | None = None) -> int:

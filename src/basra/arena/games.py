@@ -59,7 +59,7 @@ from basra.engine_protocol.outside_bots import PLAY_TIMEOUT, ExternalBot
 from basra.errors import BasraError
 from basra.game.cards import parse_card
 from basra.game.engine import Play, check_deck
-from basra.game.rules import Rules, find_variant
+from basra.game.rules import MatchLength, Rules, find_variant
 from basra.game.seating import Seating
 from basra.game.shuffle import client_seed, shuffled_deck
 from basra.game.views import SeatView
@@ -184,10 +184,13 @@ class ArenaConfig:
     openings: tuple[tuple[tuple[int, ...], ...], ...] = ()
     """With ``--openings``: each deal's given decks, first round first (the rounds after
     them are shuffled from seeds the deal's decks make)."""
+    length: MatchLength = "full"
+    """``short`` for shorter matches (RULES.md 6.5; ``--length short``, with ``--matches``).
+    A deal's decks do not depend on it."""
 
     @property
     def rules(self) -> Rules:
-        return find_variant(self.variant)
+        return find_variant(self.variant, self.length)
 
     @property
     def seating(self) -> Seating:

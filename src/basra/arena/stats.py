@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Sequence
-from typing import TypedDict
+from typing import NotRequired, TypedDict
 
 from rich.console import Console
 from rich.markup import escape
@@ -94,6 +94,8 @@ class ArenaReport(TypedDict):
     think_ms_per_play: dict[str, Think]
     think_ms_by_deal: dict[str, list[DealThink]]
     """Per side, think time by the deal of the round (1 the first)."""
+    length: NotRequired[str]
+    """``"short"`` for shorter matches (RULES.md 6.5); absent for full ones."""
 
 
 def t95(df: int) -> float:
@@ -182,7 +184,7 @@ def report(cfg: ArenaConfig, games: list[GameResult]) -> ArenaReport:
         wins = Wins(played=len(games), a_wins=a_wins, b_wins=len(games) - a_wins,
                     a_rate=_r(a_wins / len(games)), low=_r(low), high=_r(high),
                     a_rate_if_equal=_r(1 / cfg.sides))
-    return ArenaReport(
+    rep = ArenaReport(
         format=FORMAT,
         variant=cfg.variant,
         players=cfg.players,
@@ -205,6 +207,9 @@ def report(cfg: ArenaConfig, games: list[GameResult]) -> ArenaReport:
             "a": _by_deal([p for g in games for p in zip(g.a_deals, g.a_times, strict=True)]),
             "b": _by_deal([p for g in games for p in zip(g.b_deals, g.b_times, strict=True)])},
     )
+    if cfg.length != "full":
+        rep["length"] = cfg.length
+    return rep
 
 
 # --------------------------------------------------------------------------- showing
@@ -236,7 +241,8 @@ def seating_text(cfg: ArenaConfig) -> str:
 def print_table(cfg: ArenaConfig, rep: ArenaReport) -> None:
     """The report as a table for people."""
     seating = cfg.seating.describe()
-    unit = "rounds" if cfg.mode == "rounds" else "matches"
+    unit = "rounds" if cfg.mode == "rounds" else (
+        "matches" if cfg.length == "full" else f"{cfg.length} matches")
     notes = [f"duplicate: {seating_text(cfg)}", f"{rep['games']} games, {rep['rounds']} rounds",
              "± : 95% interval over deals (paired for A - B)"]
     if rep["match_wins"] is not None:

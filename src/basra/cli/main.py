@@ -86,7 +86,8 @@ def _print_table(result: ReplayResult) -> None:
     record, match = result.record, result.match
     sides = Seating(len(record.players), record.teams).side_names(record.players)
     multi_set = match.rules.sets_to_win > 1
-    table = Table(title=f"{match.rules.name}: {', '.join(record.players)}")
+    short = " (short match)" if match.rules.length == "short" else ""
+    table = Table(title=f"{match.rules.name}{short}: {', '.join(record.players)}")
     for column in ("round", "side", "cards", "basras", "points", "carry", "totals"):
         table.add_column(column, justify="left" if column == "side" else "right")
     if multi_set:

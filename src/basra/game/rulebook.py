@@ -1,8 +1,9 @@
 """The rules as data for clients: what ``GET /api/variants`` serves.
 
-The browser knows no rule of its own: names, seatings, targets, card points, power cards
-and their basra conditions (in words), plays per round, bot levels and the fairness limits
-all come from here, made from the :class:`~basra.game.rules.Rules` objects themselves.
+The browser knows no rule of its own: names, seatings, targets (a shorter match's too),
+card points, power cards and their basra conditions (in words), plays per round, the match
+lengths, bot levels and the fairness limits all come from here, made from the
+:class:`~basra.game.rules.Rules` objects themselves.
 
 >>> book = variants_json(["easy", "expert"])
 >>> [v["name"] for v in book["variants"]]
@@ -16,7 +17,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 
 from basra.game.cards import NAMES, cards_of, format_cards
-from basra.game.rules import DEFAULT_VARIANT, VARIANTS, PowerBasra, Rules
+from basra.game.rules import DEFAULT_VARIANT, MATCH_LENGTHS, VARIANTS, PowerBasra, Rules
 from basra.game.shuffle import MAX_CLIENT_SEED_BYTES, MAX_PART_BYTES, OWN_TEXT_BYTES
 
 FORMAT = "basra-variants/1"
@@ -62,8 +63,21 @@ def _power_groups(rules: Rules) -> list[tuple[int, PowerBasra]]:
     return groups
 
 
+def short_matches() -> str:
+    """Every variant's shorter match (RULES.md 6.5), in words, for help texts.
+
+    >>> short_matches()
+    'egyptian to 61, arabic101 to 51, lebanese to 51, serbian one set to 101'
+    """
+    return ", ".join(
+        f"{r.name} {'one set ' if r.sets_to_win > 1 else ''}to {r.shortened().target}"
+        for r in VARIANTS.values())
+
+
 def rules_json(rules: Rules) -> dict[str, object]:
-    """One variant as plain JSON data (card names as in RECORDS.md)."""
+    """One variant as plain JSON data (card names as in RECORDS.md); ``short_target`` and
+    ``short_sets_to_win`` are its shorter match's (RULES.md 6.5)."""
+    short = rules.shortened()
     return {
         "name": rules.name,
         "description": rules.description,
@@ -72,6 +86,8 @@ def rules_json(rules: Rules) -> dict[str, object]:
         "target": rules.target,
         "sets_to_win": rules.sets_to_win,
         "deciding_set_target": rules.deciding_set_target,
+        "short_target": short.target,
+        "short_sets_to_win": short.sets_to_win,
         "deal_size": rules.deal_size,
         "floor_size": rules.floor_size,
         "plays_per_round": rules.plays_per_round,
@@ -97,6 +113,7 @@ def variants_json(bot_levels: Iterable[str]) -> dict[str, object]:
     return {
         "format": FORMAT,
         "default": DEFAULT_VARIANT,
+        "lengths": list(MATCH_LENGTHS),
         "variants": [rules_json(r) for r in VARIANTS.values()],
         "bot_levels": list(bot_levels),
         "limits": {"max_part_bytes": MAX_PART_BYTES, "own_text_bytes": OWN_TEXT_BYTES,
@@ -104,4 +121,5 @@ def variants_json(bot_levels: Iterable[str]) -> dict[str, object]:
     }
 
 
-__all__ = ["FORMAT", "basra_conditions", "power_condition", "rules_json", "variants_json"]
+__all__ = ["FORMAT", "basra_conditions", "power_condition", "rules_json", "short_matches",
+           "variants_json"]

@@ -9,14 +9,21 @@ branches on a variant's name.
 (121, 3)
 >>> find_variant("Lebanon").name
 'lebanese'
+
+A shorter match (RULES.md 6.5) is the same variant with a nearer target: a single race to
+its ``short_target``, Serbian's one set to 101 included.
+
+>>> short = find_variant("egyptian", "short")
+>>> short.target, short.length, find_variant("serbian", "short").sets_to_win
+(61, 'short', 1)
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Literal
 
-from basra.errors import SeatingError, UnknownVariantError
+from basra.errors import BasraError, SeatingError, UnknownVariantError
 from basra.game.cards import (
     ACES,
     JACKS,
@@ -39,6 +46,13 @@ plus disjoint sum sets taking the most cards (RULES.md 3)."""
 Majority = Literal["27-of-52", "most-cards"]
 """``27-of-52``: 27+ cards pays, a 26-26 tie adds to the carry. ``most-cards``: the largest
 pile pays, ties pay each tied side (RULES.md 5)."""
+
+MatchLength = Literal["full", "short"]
+"""``full``: the variant's own target. ``short``: a shorter match (RULES.md 6.5), a single race
+to the variant's ``short_target``; the carry and the ending are unchanged."""
+
+MATCH_LENGTHS: tuple[MatchLength, ...] = ("full", "short")
+"""Every match length; ``full`` is the default everywhere."""
 
 PowerBasraKind = Literal["never", "unless-single-same-rank", "only-single-same-rank", "small-floor"]
 
@@ -94,6 +108,8 @@ class Rules:
     """Each power card (a sweeper) with its basra condition."""
     target: int
     """Points that win the match (or a set, where ``sets_to_win`` > 1)."""
+    short_target: int
+    """Points that win a shorter match (RULES.md 6.5), always a single race."""
     sum_sets: SumSets = "one-set"
     majority: Majority = "27-of-52"
     majority_points: int = 30
@@ -110,6 +126,8 @@ class Rules:
     deciding_set_target: int | None = None
     """Target of the set played when every side is one set from winning (serbian: 162)."""
     aliases: tuple[str, ...] = ()
+    length: MatchLength = "full"
+    """The match length these rules play: ``short`` for :meth:`shortened`'s rules."""
     deal_size: int = 4
     floor_size: int = 4
     power_cards: CardSet = field(init=False)
@@ -144,6 +162,14 @@ class Rules:
     @property
     def player_counts(self) -> tuple[int, ...]:
         return tuple(sorted({n for n, _ in self.seatings}))
+
+    def shortened(self) -> Rules:
+        """These rules for a shorter match (RULES.md 6.5): a single race to ``short_target``
+        (Serbian: one set to 101, so no deciding set); everything else is unchanged."""
+        if self.length == "short":
+            return self
+        return replace(self, target=self.short_target, sets_to_win=1,
+                       deciding_set_target=None, length="short")
 
     def power_basra_of(self, card: Card) -> PowerBasra | None:
         """The basra condition of a power card, or ``None`` if ``card`` is not one."""
@@ -191,6 +217,7 @@ EGYPTIAN = Rules(
         (SEVEN_OF_DIAMONDS, PowerBasra("small-floor", 10, 10)),
     ),
     target=121,
+    short_target=61,
     aliases=("egypt", "classic", "default"),
 )
 
@@ -204,6 +231,7 @@ ARABIC101 = Rules(
         (SEVEN_OF_DIAMONDS, PowerBasra("unless-single-same-rank", 10)),
     ),
     target=101,
+    short_target=51,
     last_play_basra=False,
     aliases=("101", "arabic", "arabic-101"),
 )
@@ -216,6 +244,7 @@ LEBANESE = Rules(
     opening_forbidden=JACKS,
     power_basra=_jacks(PowerBasra("never")),
     target=100,
+    short_target=51,
     majority="most-cards",
     majority_points=3,
     scoring_cards=(_EACH_A, _EACH_J, _TWO_C, _TEN_D),
@@ -234,6 +263,7 @@ SERBIAN = Rules(
         (SEVEN_OF_DIAMONDS, PowerBasra("small-floor", 10, 9)),
     ),
     target=101,
+    short_target=101,
     sum_sets="max-cards",
     scoring_cards=(
         _EACH_J,
@@ -257,9 +287,29 @@ for _rules in VARIANTS.values():
     for _alias in _rules.aliases:
         _LOOKUP[_alias] = _rules
 
+_SHORT: dict[str, Rules] = {r.name: r.shortened() for r in VARIANTS.values()}
+"""Every variant's rules for a shorter match, made once."""
 
-def find_variant(name: str = DEFAULT_VARIANT) -> Rules:
-    """The rule set called ``name`` (case-insensitive; aliases accepted).
+
+def check_length(length: str) -> MatchLength:
+    """``length`` if it is a match length; else a :class:`BasraError` (``match/bad_length``).
+
+    >>> try:
+    ...     check_length("long")
+    ... except BasraError as err:
+    ...     print(err, err.code)
+    unknown match length 'long' (known: full, short) match/bad_length
+    """
+    for known in MATCH_LENGTHS:
+        if length == known:
+            return known
+    raise BasraError(f"unknown match length {length!r} (known: {', '.join(MATCH_LENGTHS)})",
+                     "match/bad_length")
+
+
+def find_variant(name: str = DEFAULT_VARIANT, length: str = "full") -> Rules:
+    """The rule set called ``name`` (case-insensitive; aliases accepted), for a match of
+    ``length`` (``full`` or ``short``: :func:`check_length`).
 
     >>> try:
     ...     find_variant("nope")
@@ -271,7 +321,10 @@ def find_variant(name: str = DEFAULT_VARIANT) -> Rules:
     if rules is None:
         known = ", ".join(VARIANTS)
         raise UnknownVariantError(f"unknown variant {name!r} (known: {known})")
-    return rules
+    if length == "full":
+        return rules
+    check_length(length)
+    return _SHORT[rules.name]
 
 
 __all__ = [
@@ -279,12 +332,15 @@ __all__ = [
     "DEFAULT_VARIANT",
     "EGYPTIAN",
     "LEBANESE",
+    "MATCH_LENGTHS",
     "NAMES",
     "RANK_MASK",
     "SERBIAN",
     "VARIANTS",
+    "MatchLength",
     "PowerBasra",
     "Rules",
     "ScoringCard",
+    "check_length",
     "find_variant",
 ]

@@ -115,7 +115,9 @@ server seed, as for every bot)."""
 
 class MatchDriver:
     """One match, driven round by round. ``players`` are the names the record keeps (a
-    bot's seat is named ``bot:LEVEL``)."""
+    bot's seat is named ``bot:LEVEL``). ``rules`` set the match's length too: a shorter
+    match's (``find_variant(name, "short")``, RULES.md 6.5) ends at its shorter target, and
+    its record says ``"length": "short"``."""
 
     def __init__(self, rules: Rules, seating: Seating, players: Sequence[str],
                  listener: Listener | None = None) -> None:

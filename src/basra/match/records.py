@@ -29,7 +29,7 @@ from typing import TypeVar
 from basra.errors import BasraError, RecordError
 from basra.game.cards import NAMES, Card, CardSet, names_of, parse_card, parse_card_set
 from basra.game.engine import Play, check_deck
-from basra.game.rules import Rules, find_variant
+from basra.game.rules import MATCH_LENGTHS, MatchLength, Rules, check_length, find_variant
 from basra.game.shuffle import (
     check_client_seed,
     check_nonce,
@@ -142,16 +142,21 @@ class MatchRecord:
     """The seat whose player resigned, ending the match after the last play listed (the
     field ``resigned``, absent when nobody did: :func:`basra.match.driver.resigned_match` says
     who won)."""
+    length: MatchLength = "full"
+    """``short`` for a shorter match (RULES.md 6.5; the field ``length``, written only then)."""
 
     @property
     def rules(self) -> Rules:
-        """The variant's rules."""
-        return find_variant(self.variant)
+        """The variant's rules for the match's length."""
+        return find_variant(self.variant, self.length)
 
     def head_json(self) -> dict[str, object]:
-        """The record's fields other than its rounds."""
+        """The record's fields other than its rounds (``length`` only for a short match, so
+        a full match's record is what it always was)."""
         head: dict[str, object] = {"format": FORMAT, "variant": self.variant,
                                    "players": list(self.players), "teams": self.teams}
+        if self.length != "full":
+            head["length"] = self.length
         if self.resigned is not None:
             head["resigned"] = self.resigned
         return head
@@ -199,10 +204,16 @@ class RecordBuilder:
     '66687aad'
     """
 
-    def __init__(self, variant: str | Rules, players: Sequence[str], teams: bool = False):
-        rules = variant if isinstance(variant, Rules) else find_variant(variant)
+    def __init__(self, variant: str | Rules, players: Sequence[str], teams: bool = False,
+                 length: MatchLength | None = None):
+        """``length``: the match's; by default the rules' own (``full`` for a name)."""
+        rules = variant if isinstance(variant, Rules) else find_variant(variant, length or "full")
+        if length is not None and check_length(length) != rules.length:
+            raise BasraError(f"these are the rules of a {rules.length} match, not a {length} "
+                             "one", "match/bad_length")
         rules.check_seating(len(players), teams)
         self._variant = rules.name
+        self._length = rules.length
         self._players = tuple(players)
         self._teams = teams
         self._rounds: list[tuple[tuple[Card, ...] | None, Fairness | None, list[PlayEntry]]] = []
@@ -229,7 +240,8 @@ class RecordBuilder:
         """The record so far (the builder can go on afterwards)."""
         rounds = tuple(RoundRecord(tuple(plays), deck, fairness)
                        for deck, fairness, plays in self._rounds)
-        return MatchRecord(self._variant, self._players, self._teams, rounds, self._resigned)
+        return MatchRecord(self._variant, self._players, self._teams, rounds, self._resigned,
+                           self._length)
 
 
 # --------------------------------------------------------------------------- parsing
@@ -259,7 +271,7 @@ def parse_record(source: str | bytes | Mapping[str, object]) -> MatchRecord:
         raise RecordError(f"record: {exc}") from None
     rounds = tuple(_parse_round(i, raw, rules, len(players))
                    for i, raw in enumerate(raw_rounds, 1))
-    return MatchRecord(rules.name, players, teams, rounds, resigned)
+    return MatchRecord(rules.name, players, teams, rounds, resigned, rules.length)
 
 
 def _decode(source: str | bytes) -> object:
@@ -309,13 +321,18 @@ def _required(obj: Mapping[str, object], name: str, kind: type[_T], described: s
 
 
 def _parse_header(data: Mapping[str, object]) -> tuple[Rules, tuple[str, ...], bool]:
-    """The format, variant, players and teams fields, checked against each other."""
+    """The format, variant, length, players and teams fields, checked against each other."""
     fmt = data.get("format")
     if fmt != FORMAT:
         got = "nothing" if fmt is None else json.dumps(fmt)[:40]
         raise _Shape(f'format must be "{FORMAT}", got {got}')
     variant = _required(data, "variant", str, "a variant name")
-    rules = find_variant(variant)
+    length = _optional(data, "length", str, '"full" or "short"')
+    if length is None:
+        length = "full"
+    elif length not in MATCH_LENGTHS:
+        raise _Shape(f'length must be "full" or "short", got {json.dumps(length)[:40]}')
+    rules = find_variant(variant, length)
     players = _required(data, "players", list, "a list of names")
     if not all(isinstance(p, str) for p in players):
         raise _Shape("players must be a list of names (text)")

@@ -52,7 +52,8 @@ class ReplayResult:
 
 
 def replay(record: MatchRecord) -> ReplayResult:
-    """Replay a record under its variant's rules, checking every play.
+    """Replay a record under its variant's rules (a short record's: RULES.md 6.5), checking
+    every play.
 
     Raises :class:`RecordError` for an illegal record: a play the rules forbid, a deck that
     disagrees with the round's seeds, a commitment that does not match its server seed, a
@@ -132,12 +133,16 @@ class ReplayJson(TypedDict):
     sets: NotRequired[list[int]]
     """Set wins per side (multi-set variants only)."""
     winner: int | None
+    length: NotRequired[str]
+    """``"short"`` for a shorter match (RULES.md 6.5); absent for a full one."""
 
 
 def replay_json(result: ReplayResult) -> ReplayJson:
     """The object ``basra replay --json`` prints (RECORDS.md): per complete round the
-    cards, basras, points, carry and totals per side, and the winner (or ``None``)."""
-    multi_set = result.match.rules.sets_to_win > 1
+    cards, basras, points, carry and totals per side, and the winner (or ``None``); a short
+    match's says ``"length": "short"``."""
+    rules = result.match.rules
+    multi_set = rules.sets_to_win > 1
     rounds = []
     for res in result.results:
         row = RoundJson(cards=list(res.cards), basras=list(res.basras),
@@ -146,9 +151,13 @@ def replay_json(result: ReplayResult) -> ReplayJson:
             row["set_winner"] = res.set_winner
         rounds.append(row)
     if multi_set:
-        return ReplayJson(variant=result.match.rules.name, rounds=rounds,
-                          sets=list(result.match.sets), winner=result.winner)
-    return ReplayJson(variant=result.match.rules.name, rounds=rounds, winner=result.winner)
+        out = ReplayJson(variant=rules.name, rounds=rounds, sets=list(result.match.sets),
+                         winner=result.winner)
+    else:
+        out = ReplayJson(variant=rules.name, rounds=rounds, winner=result.winner)
+    if rules.length != "full":
+        out["length"] = rules.length
+    return out
 
 
 # --------------------------------------------------------------------------- verifying

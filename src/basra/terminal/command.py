@@ -26,7 +26,8 @@ from rich.console import Console
 from basra.bots import LEVELS
 from basra.cliargs import OneLineParser, parse_or_status
 from basra.errors import BasraError
-from basra.game.rules import find_variant
+from basra.game.rulebook import short_matches
+from basra.game.rules import MATCH_LENGTHS, find_variant
 from basra.game.seating import Seating
 from basra.terminal.seeds import own_text_problem
 from basra.terminal.session import InputFn, Session
@@ -40,6 +41,10 @@ def build_parser() -> OneLineParser:
     )
     parser.add_argument("--variant", default="egyptian", metavar="V",
                         help="egyptian (default), arabic101, lebanese or serbian")
+    parser.add_argument("--length", default="full", choices=list(MATCH_LENGTHS),
+                        metavar="L",
+                        help="full (default: the variant's own target) or short: a shorter "
+                        f"match ({short_matches()})")
     parser.add_argument("--bot", default="medium", choices=list(LEVELS), metavar="LEVEL",
                         help=f"the bots' level: {', '.join(LEVELS)} (default medium)")
     parser.add_argument("--players", type=int, default=2, metavar="N",
@@ -69,7 +74,7 @@ def main(argv: list[str] | None = None, *, input_fn: InputFn = input,
     if isinstance(args, int):  # bad arguments, or --help
         return args
     try:
-        rules = find_variant(args.variant)
+        rules = find_variant(args.variant, args.length)
         seating = Seating.choose(rules, args.players, args.teams)
         if args.client_seed is not None:
             problem = own_text_problem(args.client_seed)

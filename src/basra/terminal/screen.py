@@ -137,6 +137,8 @@ class Screen:
         rules = self.rules
         self.console.rule(Text(f"Basra · {rules.name}", style="bold"))
         self.say(rules.description)
+        if rules.length == "short":
+            self.say(f"A shorter match: the first side to {rules.target} wins.", style="bold")
         if self.teams:
             table = (f"You and your partner Bot 2 (seat 2) against Bot 1 and Bot 3 "
                      f"({level} bots).")
