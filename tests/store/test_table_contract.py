@@ -265,6 +265,26 @@ def test_plays_of_many_tables_at_once(url: str | None) -> None:
     run(url, scenario)
 
 
+def test_a_tables_match_length_and_tournament_come_back(url: str | None) -> None:
+    @with_players
+    async def scenario(tables: Tables) -> None:
+        store = tables.store
+        await bot_table(tables, "t1")
+        plain = await store.table("t1")
+        assert plain is not None and (plain.length, plain.tournament_id) == ("full", None)
+        made = table("t2", kind="tournament", length="short", tournament_id="e1")
+        await store.create_table(made, [seat(0, player="p1"), seat(1, player="p2")])
+        assert await store.table("t2") == made
+        log = await store.load("t2")
+        assert log is not None and log.table == made
+        for refused in (table("t3", length="long"), table("t3", kind="ladder")):
+            with pytest.raises(StoreError, match="cannot create table t3"):
+                await store.create_table(refused, [])
+        assert await store.table("t3") is None
+
+    run(url, scenario)
+
+
 def test_an_invite_code_finds_its_table_whatever_its_status(url: str | None) -> None:
     @with_players
     async def scenario(tables: Tables) -> None:

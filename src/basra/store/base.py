@@ -6,17 +6,23 @@ all of them) are in :mod:`basra.store.ports`; two back ends behind one implement
 is never stored as a state: it is its rounds (with their fairness data) and its plays, an
 append-only log that the server replays through the engine to rebuild the table after a
 restart. A play is identified by (table, round, index), so storing the same play twice is
-refused (:class:`DuplicatePlay`) and no accepted play is ever applied twice.
+refused (:class:`DuplicatePlay`) and no accepted play is ever applied twice. A tournament is
+likewise what is stored of it: its entrants, its pairings (an entrant once a round,
+:class:`DuplicatePairing`) and their results (each decided once).
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from collections.abc import Collection, Sequence
+from dataclasses import dataclass, field, replace
 from datetime import datetime, timedelta
 from typing import Any, Literal
 
-TableKind = Literal["bot", "quick", "private"]
+TableKind = Literal["bot", "quick", "private", "tournament"]
 TableStatus = Literal["waiting", "playing", "finished", "abandoned"]
+MATCH_LENGTHS = ("full", "short")
+"""A table's (and a tournament's) match length: the full targets, or RULES.md 6.5's
+shorter match."""
 
 
 class StoreError(Exception):
@@ -35,6 +41,11 @@ def aware(moment: datetime | None, what: str) -> datetime | None:
 
 class DuplicatePlay(StoreError):
     """A play with the same (table, round, index) is already stored."""
+
+
+class DuplicatePairing(StoreError):
+    """An entrant would be paired twice in the same round of a tournament (a swiss round,
+    an arena wave): the pairing that was first stands."""
 
 
 class UsernameTaken(StoreError):
@@ -247,6 +258,10 @@ class TableRow:
     rematch_of: str | None = None
     rated: bool = False
     """Whether the match moves its players' ratings (two accounts, two seats)."""
+    length: str = "full"
+    """The match played: ``full``, or RULES.md 6.5's ``short`` one (:data:`MATCH_LENGTHS`)."""
+    tournament_id: str | None = None
+    """The tournament that made the table (its kind is ``tournament``), if any."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -316,3 +331,128 @@ class TableLog:
     seats: tuple[SeatRow, ...]
     rounds: tuple[RoundRow, ...]
     plays: tuple[PlayRow, ...] = field(default=())
+
+
+TournamentFormat = Literal["arena", "swiss"]
+TournamentStatus = Literal["upcoming", "running", "finished", "cancelled"]
+EntrantStatus = Literal["active", "paused", "withdrawn"]
+
+
+@dataclass(frozen=True, slots=True)
+class TournamentRow:
+    """An arena or a Swiss event, as stored (0008)."""
+
+    id: str
+    name: str
+    variant: str
+    format: TournamentFormat
+    status: TournamentStatus
+    starts_at: datetime
+    created_at: datetime
+    minutes: int | None = None
+    """An arena's duration."""
+    rounds: int | None = None
+    """A Swiss event's rounds to play (3 to 11)."""
+    round: int = 0
+    """A Swiss event's round paired now (0: not started); an arena's last wave."""
+    rated: bool = False
+    length: str = "short"
+    """The match its tables play (:data:`MATCH_LENGTHS`; RULES.md 6.5)."""
+    clock_seconds: float | None = None
+    """Its tables' clock (None: the server's)."""
+    min_rating: int | None = None
+    max_rating: int | None = None
+    private: bool = False
+    """Not listed: reached by its link."""
+    password_hash: str | None = None
+    """The password's hash (argon2, made by the caller); None: no password."""
+    created_by: str | None = None
+    """The player who made it; None: the server's schedule."""
+    schedule_key: str | None = None
+    """What the schedule made it as (``hourly-arena-egyptian@2026-12-06T03:00Z``): one
+    tournament a key, however many nodes make it at once."""
+    started_at: datetime | None = None
+    finished_at: datetime | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class EntrantRow:
+    """Who plays in a tournament: one player now, two for pairs events later."""
+
+    tournament_id: str
+    id: str
+    """The entrant's id (a solo event's: its player's id)."""
+    players: tuple[str, ...]
+    """The players making it up (each in one entrant of a tournament at most)."""
+    name: str
+    """The display name (a nickname, or "A & B")."""
+    rating: float
+    """The rating when joined (a pair's: the mean)."""
+    status: EntrantStatus
+    joined_at: datetime
+    absences: int = 0
+    """A Swiss event's rounds missed at pairing time."""
+    usernames: tuple[str | None, ...] = ()
+    """Per player, the account's username (None: a guest): filled in when read, as the
+    players are then (what is given is not stored)."""
+    place: int | None = None
+    """The final place (1: the winner), written when the event finishes."""
+
+
+@dataclass(frozen=True, slots=True)
+class PairingRow:
+    """Entrants paired in a round (a Swiss round, an arena wave), and their result."""
+
+    tournament_id: str
+    id: str
+    round: int
+    entrants: tuple[str, ...]
+    """The entrants' ids in seat order; one alone is a bye (``table_id`` None)."""
+    table_id: str | None
+    """The table they play at: written after the pairing, so a pairing may name a table
+    that is not stored (its node died in between)."""
+    created_at: datetime
+    points: tuple[float, ...] | None = None
+    """Per entrant 1, 0.5 or 0; None while undecided (``decided_at`` None too)."""
+    absent: tuple[str, ...] = ()
+    """The entrants a bot played for from the start (in seat order)."""
+    ratings: tuple[float, ...] = ()
+    """Per entrant, the rating when paired (or none at all)."""
+    decided_at: datetime | None = None
+
+
+def checked_pairing(tournament_id: str, pairing: PairingRow) -> PairingRow:
+    """The pairing as every back end keeps it (its absent entrants in seat order, its
+    numbers floats), or a StoreError for one that none would keep: of another tournament,
+    without entrants, with ratings or points not one an entrant, with points but no
+    ``decided_at`` (or the reverse), with an absent entrant not among its own, with a naive
+    time."""
+    what = f"cannot store pairing {pairing.id} of tournament {tournament_id}"
+    if pairing.tournament_id != tournament_id:
+        raise StoreError(f"{what}: it is of tournament {pairing.tournament_id}")
+    if not pairing.entrants:
+        raise StoreError(f"{what}: it pairs nobody")
+    if len(pairing.ratings) not in (0, len(pairing.entrants)):
+        raise StoreError(f"{what}: not one rating an entrant")
+    if (pairing.points is None) != (pairing.decided_at is None):
+        raise StoreError(f"{what}: points and decided_at go together")
+    aware(pairing.created_at, "created_at")
+    aware(pairing.decided_at, "decided_at")
+    absent = checked_result(what, pairing.entrants, pairing.points, pairing.absent)
+    return replace(pairing, entrants=tuple(pairing.entrants), absent=absent,
+                   ratings=tuple(float(rating) for rating in pairing.ratings),
+                   points=(None if pairing.points is None
+                           else tuple(float(scored) for scored in pairing.points)))
+
+
+def checked_result(what: str, entrants: tuple[str, ...], points: Sequence[float] | None,
+                   absent: Collection[str]) -> tuple[str, ...]:
+    """The absent entrants in seat order, once ``points`` (unless None) are one an entrant
+    and the absent entrants are among ``entrants`` (a StoreError saying ``what`` could not
+    be done otherwise)."""
+    if points is not None and len(points) != len(entrants):
+        raise StoreError(f"{what}: not one point an entrant")
+    strangers = set(absent) - set(entrants)
+    if strangers:
+        raise StoreError(f"{what}: {', '.join(sorted(strangers))} not paired there")
+    return tuple(entrant for entrant in entrants if entrant in absent)

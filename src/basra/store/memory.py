@@ -3,9 +3,10 @@
 It keeps what the SQL store keeps, with the same rules, so that a test on it says something
 about the server (``tests/store/test_table_contract.py`` runs the same scenarios on both):
 
-- a table's id and its invite code are unique; its times must be timezone-aware (they come
-  back in UTC); its owner and its seats' players must be known players, its ``rematch_of``
-  a known table (SQL's foreign keys);
+- a table's id and its invite code are unique; its kind, status and match length are
+  known ones; its times must be timezone-aware (they come back in UTC); its owner and its
+  seats' players must be known players, its ``rematch_of`` a known table (SQL's foreign
+  keys);
 - a round is added once per number, started once (again with the same client seed is
   nothing, with another one is refused); a play needs its round, and a second play at the
   same (round, index) is :class:`~basra.store.base.DuplicatePlay`;
@@ -32,6 +33,7 @@ from datetime import UTC, datetime
 from typing import Any, get_args
 
 from basra.store.base import (
+    MATCH_LENGTHS,
     DuplicatePlay,
     PlayerRow,
     PlayRow,
@@ -51,7 +53,7 @@ STATUSES: tuple[str, ...] = get_args(TableStatus)
 KINDS: tuple[str, ...] = get_args(TableKind)
 
 
-def _utc(moment: datetime, what: str) -> datetime:
+def in_utc(moment: datetime, what: str) -> datetime:
     """``moment`` in UTC, as the SQL store gives every time back; naive ones are refused."""
     aware(moment, what)
     return moment.astimezone(UTC)
@@ -123,13 +125,14 @@ class MemoryTableStore:
 
     async def create_table(self, table: TableRow, seats: list[SeatRow]) -> None:
         what = f"create table {table.id}"
-        row = replace(table, created_at=_utc(table.created_at, "created_at"),
+        row = replace(table, created_at=in_utc(table.created_at, "created_at"),
                       finished_at=(None if table.finished_at is None
-                                   else _utc(table.finished_at, "finished_at")),
+                                   else in_utc(table.finished_at, "finished_at")),
                       result=_as_json(table.result))
-        if table.status not in STATUSES or table.kind not in KINDS:
-            raise StoreError(f"cannot {what}: {table.kind!r} is not a kind or "
-                             f"{table.status!r} not a status")
+        if (table.status not in STATUSES or table.kind not in KINDS
+                or table.length not in MATCH_LENGTHS):
+            raise StoreError(f"cannot {what}: {table.kind!r} is not a kind, "
+                             f"{table.status!r} not a status or {table.length!r} not a length")
         if table.id in self._tables:
             raise StoreError(f"cannot {what}: the table exists")
         if table.invite_code is not None and any(
@@ -238,7 +241,7 @@ class MemoryTableStore:
     async def add_play(self, table_id: str, play: PlayRow) -> None:
         where = f"play {play.index} of round {play.round_number} of table {table_id}"
         row = replace(play, take=tuple(play.take),
-                      created_at=_utc(play.created_at, "created_at"))
+                      created_at=in_utc(play.created_at, "created_at"))
         found = self._tables.get(table_id)
         if found is None or play.round_number not in found.rounds:
             raise StoreError(f"cannot store {where}: no round {play.round_number}")

@@ -3,9 +3,11 @@
 A consumer asks for the narrowest port it needs: a table's actor only ever writes its own
 table (:class:`TableStore`), the sign-in routes only touch players, sessions and passkeys
 (:class:`IdentityStore`), the profile pages only read (:class:`RatingStore`,
-:class:`HistoryStore`). Narrow ports are what let a decorator wrap one aggregate alone (the
-cluster's fence wraps only :class:`TableStore`) and let a test stand an in-memory table
-store (:class:`basra.store.memory.MemoryTableStore`) in for a database.
+:class:`HistoryStore`), a tournament's director keeps its event (:class:`TournamentStore`).
+Narrow ports are what let a decorator wrap one aggregate alone (the cluster's fence wraps
+only :class:`TableStore`) and let a test stand an in-memory store in for a database
+(:class:`basra.store.memory.MemoryTableStore`,
+:class:`basra.store.memory_tournaments.MemoryTournamentStore`).
 
 :class:`Store` is all of them at once, with the lifecycle: what the composition root opens,
 hands out and closes. Its one implementation is :class:`basra.store.sql.SqlStore`.
@@ -17,6 +19,7 @@ raise are in :mod:`basra.store.base`.
 
 from __future__ import annotations
 
+from collections.abc import Collection, Mapping, Sequence
 from datetime import datetime
 from typing import Any, Protocol
 
@@ -24,8 +27,11 @@ from basra.store.base import (
     AccountRow,
     AnalysisRow,
     ChallengeRow,
+    EntrantRow,
+    EntrantStatus,
     HistoryRow,
     LeaderRow,
+    PairingRow,
     PasskeyRow,
     PlayerRow,
     PlayRecord,
@@ -38,6 +44,8 @@ from basra.store.base import (
     TableLog,
     TableRow,
     TableStatus,
+    TournamentRow,
+    TournamentStatus,
 )
 
 
@@ -214,6 +222,78 @@ class HistoryStore(Protocol):
         """Rated matches the two players finished against each other since ``since``."""
 
 
+class TournamentStore(Protocol):
+    """Arenas and Swiss events: each stores its entrants, its pairings and their results
+    before acting on them, so that whichever node runs it next (after a restart, or in a
+    cluster) goes on from the store, and no pairing is made twice or lost."""
+
+    async def create_tournament(self, tournament: TournamentRow) -> bool:
+        """Store a new tournament; False (and nothing written) when its ``schedule_key`` is
+        another's already (the schedule made it on another node)."""
+
+    async def tournament(self, tournament_id: str) -> TournamentRow | None: ...
+
+    async def tournaments(self, statuses: Collection[TournamentStatus], limit: int = 100, *,
+                          listed_only: bool = True) -> list[TournamentRow]:
+        """The tournaments of these statuses: upcoming and running ones first, soonest
+        first; then finished and cancelled ones, the last finished first. Private ones
+        only when not ``listed_only``."""
+
+    async def update_tournament(self, tournament_id: str, *,
+                                status: TournamentStatus | None = None,
+                                round: int | None = None, started_at: datetime | None = None,
+                                finished_at: datetime | None = None) -> None:
+        """Change the fields given (None leaves one as it is: none is ever cleared)."""
+
+    # entrants
+
+    async def add_entrant(self, entrant: EntrantRow) -> EntrantRow:
+        """Join an entrant; joining again changes nothing (the status neither: that is
+        :meth:`set_entrant`'s). Returns the entrant as stored."""
+
+    async def set_entrant(self, tournament_id: str, entrant_id: str, *,
+                          status: EntrantStatus | None = None,
+                          absences: int | None = None) -> None:
+        """Change the fields given (None leaves one as it is)."""
+
+    async def entrants(self, tournament_id: str) -> list[EntrantRow]:
+        """The tournament's entrants in the order they joined (``joined_at``, then id)."""
+
+    async def entrant_of(self, tournament_id: str, player_id: str) -> EntrantRow | None:
+        """The entrant the player is in, if any."""
+
+    async def set_places(self, tournament_id: str, places: Mapping[str, int]) -> None:
+        """The final places (entrant id to place, 1 the winner), when the event finishes."""
+
+    async def trophies(self, player_id: str,
+                       limit: int = 20) -> list[tuple[TournamentRow, int]]:
+        """The finished tournaments in which the player's entrant placed 1st to 3rd, with
+        the place, the last finished first."""
+
+    # pairings
+
+    async def add_pairings(self, tournament_id: str, pairings: Sequence[PairingRow], *,
+                           round: int | None = None) -> None:
+        """Store pairings, all or none: :class:`~basra.store.base.DuplicatePairing` if an
+        entrant would be in two pairings of a round (however many nodes pair at once).
+        ``round`` given: the tournament's round is set to it in the same transaction."""
+
+    async def pairings(self, tournament_id: str,
+                       round: int | None = None) -> list[PairingRow]:
+        """The pairings (of one round, or all) in the order stored (each list as given)."""
+
+    async def undecided(self, tournament_id: str
+                        ) -> list[tuple[PairingRow, TableRow | None]]:
+        """The pairings without a result yet, each with its table as stored now (with its
+        result once finished), or None if the table is not stored (its node died between
+        the pairing and the table)."""
+
+    async def decide(self, tournament_id: str, pairing_id: str, points: Sequence[float],
+                     absent: Collection[str] = ()) -> bool:
+        """A pairing's result: points per entrant, and who a bot played for from the start.
+        False (and nothing written) when it was decided already: a result counts once."""
+
+
 class Lifecycle(Protocol):
     """Opening and closing the store, and asking whether it answers."""
 
@@ -226,7 +306,7 @@ class Lifecycle(Protocol):
         """Whether the database answers (for the readiness endpoint)."""
 
 
-class Store(TableStore, IdentityStore, RatingStore, AnalysisStore, HistoryStore, Lifecycle,
-            Protocol):
+class Store(TableStore, IdentityStore, RatingStore, AnalysisStore, HistoryStore,
+            TournamentStore, Lifecycle, Protocol):
     """The server's durable storage, every port at once: what the composition root holds.
     Every method commits before it returns."""

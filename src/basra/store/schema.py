@@ -168,14 +168,21 @@ tables = Table(
     *optional(finished_at=UtcDateTime, result=json_type()),
     Column("rematch_of", Text, ForeignKey("tables.id"), nullable=True),
     Column("rated", Boolean, nullable=False, server_default=false()),
+    # RULES.md 6.5: the full match or the short one (0008)
+    Column("length", Text, nullable=False, server_default="full"),
+    Column("tournament_id", Text, nullable=True),  # the tournament that made it (0008)
     PrimaryKeyConstraint("id"),
     UniqueConstraint("invite_code"),
-    CheckConstraint("kind IN ('bot', 'quick', 'private')", name="kind"),
+    CheckConstraint("kind IN ('bot', 'quick', 'private', 'tournament')", name="kind"),
     CheckConstraint("status IN ('waiting', 'playing', 'finished', 'abandoned')",
                     name="status"),
+    CheckConstraint("length IN ('full', 'short')", name="length"),
     Index(None, "status"),
     Index(None, "rematch_of"),
+    Index(None, "tournament_id"),
 )
+"""``tournament_id`` is no foreign key: a pairing is stored before its table, and the table
+port knows nothing of tournaments."""
 
 table_seats = Table(
     "table_seats", metadata,
@@ -220,3 +227,85 @@ plays = Table(
     ForeignKeyConstraint(["table_id", "round_number"], ["rounds.table_id", "rounds.number"],
                          ondelete="CASCADE"),
 )
+
+
+def tournament_id() -> Column[str]:
+    """The column of a tournament's own rows: they go when the tournament goes."""
+    return Column("tournament_id", Text, ForeignKey("tournaments.id", ondelete="CASCADE"),
+                  nullable=False)
+
+
+tournaments = Table(
+    "tournaments", metadata,
+    *required(id=Text, name=Text, variant=Text, format=Text, status=Text,
+              starts_at=UtcDateTime, created_at=UtcDateTime, round=Integer, rated=Boolean,
+              length=Text, private=Boolean),
+    *optional(minutes=Integer, rounds=Integer, clock_seconds=Float, min_rating=Integer,
+              max_rating=Integer, password_hash=Text),
+    Column("created_by", Text, ForeignKey("players.id"), nullable=True),
+    *optional(schedule_key=Text, started_at=UtcDateTime, finished_at=UtcDateTime),
+    PrimaryKeyConstraint("id"),
+    UniqueConstraint("schedule_key"),
+    CheckConstraint("format IN ('arena', 'swiss')", name="format"),
+    CheckConstraint("status IN ('upcoming', 'running', 'finished', 'cancelled')",
+                    name="status"),
+    CheckConstraint("length IN ('full', 'short')", name="length"),
+    Index(None, "status", "starts_at"),
+)
+"""Arenas and Swiss events (0008); a scheduled one's ``schedule_key`` is unique, so that
+the nodes of a cluster make it once."""
+
+tournament_entrants = Table(
+    "tournament_entrants", metadata,
+    tournament_id(),
+    *required(id=Text, name=Text, rating=Float, status=Text, joined_at=UtcDateTime,
+              absences=Integer),
+    Column("place", Integer, nullable=True),
+    PrimaryKeyConstraint("tournament_id", "id"),
+    CheckConstraint("status IN ('active', 'paused', 'withdrawn')", name="status"),
+)
+
+tournament_players = Table(
+    "tournament_players", metadata,
+    *required(tournament_id=Text, entrant_id=Text, position=Integer),
+    Column("player_id", Text, ForeignKey("players.id"), nullable=False),
+    PrimaryKeyConstraint("tournament_id", "entrant_id", "position"),
+    ForeignKeyConstraint(["tournament_id", "entrant_id"],
+                         ["tournament_entrants.tournament_id", "tournament_entrants.id"],
+                         ondelete="CASCADE"),
+    UniqueConstraint("tournament_id", "player_id"),
+    Index(None, "player_id"),
+)
+"""The players making up each entrant, in order: a player is in one entrant of a
+tournament at most."""
+
+tournament_pairings = Table(
+    "tournament_pairings", metadata,
+    tournament_id(),
+    *required(id=Text, round=Integer, number=Integer),
+    Column("table_id", Text, nullable=True),
+    Column("created_at", UtcDateTime, nullable=False),
+    Column("decided_at", UtcDateTime, nullable=True),
+    PrimaryKeyConstraint("tournament_id", "id"),
+)
+"""``number``: the pairing's in its tournament, 1, 2, ... in the order stored (the order
+read). ``table_id`` is no foreign key: the pairing is stored first, its table after it.
+Decided when ``decided_at`` is set, its points with it."""
+
+tournament_seats = Table(
+    "tournament_seats", metadata,
+    *required(tournament_id=Text, pairing_id=Text, seat=Integer, round=Integer,
+              entrant_id=Text, absent=Boolean),
+    *optional(points=Float, rating=Float),
+    PrimaryKeyConstraint("tournament_id", "pairing_id", "seat"),
+    ForeignKeyConstraint(["tournament_id", "pairing_id"],
+                         ["tournament_pairings.tournament_id", "tournament_pairings.id"],
+                         ondelete="CASCADE"),
+    ForeignKeyConstraint(["tournament_id", "entrant_id"],
+                         ["tournament_entrants.tournament_id", "tournament_entrants.id"],
+                         ondelete="CASCADE"),
+    UniqueConstraint("tournament_id", "round", "entrant_id"),
+)
+"""A pairing's entrants in seat order, with their points, absence and rating. Unique by
+(tournament, round, entrant): no entrant is paired twice in a round, however many nodes
+pair at once (:class:`~basra.store.base.DuplicatePairing`)."""

@@ -10,8 +10,9 @@ One implementation in SQLAlchemy Core for both back ends, in two layers:
 - one class per port of :mod:`basra.store.ports`, each a :class:`SqlPort` holding that one
   engine: :class:`SqlTables` (:mod:`.tables`), :class:`SqlIdentity` (:mod:`.identity`),
   :class:`SqlRatings` (:mod:`.ratings`), :class:`SqlAnalyses` (:mod:`.analyses`),
-  :class:`SqlHistory` (:mod:`.history`); :mod:`.rows` turns records into column values and
-  rows back into records for all of them.
+  :class:`SqlHistory` (:mod:`.history`), :class:`SqlTournaments` (:mod:`.tournaments`);
+  :mod:`.rows` turns records into column values and rows back into records for all of
+  them.
 
 :class:`SqlStore` is every port at once over one engine, with the lifecycle: the
 :class:`~basra.store.ports.Store` the composition root opens. The ports are joined by
@@ -41,6 +42,7 @@ from basra.store.sql.history import SqlHistory
 from basra.store.sql.identity import SqlIdentity
 from basra.store.sql.ratings import SqlRatings
 from basra.store.sql.tables import SqlTables
+from basra.store.sql.tournaments import SqlTournaments
 from basra.store.urls import Database
 
 __all__ = [
@@ -54,6 +56,7 @@ __all__ = [
     "SqlRatings",
     "SqlStore",
     "SqlTables",
+    "SqlTournaments",
     "alembic_config",
     "create_engine",
     "migrate",
@@ -61,7 +64,7 @@ __all__ = [
 ]
 
 
-class SqlStore(SqlTables, SqlIdentity, SqlRatings, SqlAnalyses, SqlHistory):
+class SqlStore(SqlTables, SqlIdentity, SqlRatings, SqlAnalyses, SqlHistory, SqlTournaments):
     """The :class:`~basra.store.ports.Store` on SQLite or PostgreSQL: every port over one
     :class:`SqlEngine` (see the package's docstring)."""
 

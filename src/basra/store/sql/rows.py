@@ -7,6 +7,7 @@ history port (to name who sat where), and every port checks its times the same w
 from __future__ import annotations
 
 from collections.abc import Iterable
+from dataclasses import fields
 from typing import Any
 
 from sqlalchemy import Select, select
@@ -21,9 +22,13 @@ from basra.store.base import (
     SeatRow,
     SessionRow,
     TableRow,
+    TournamentRow,
     aware,
 )
 from basra.store.schema import players, table_seats
+
+TOURNAMENT_FIELDS = tuple(field.name for field in fields(TournamentRow))
+"""A tournament's fields: its columns too, of the same names."""
 
 
 def username_key(username: str) -> str:
@@ -52,7 +57,15 @@ def table_values(table: TableRow) -> dict[str, Any]:
         "invite_code": table.invite_code, "owner_id": table.owner_id,
         "finished_at": aware(table.finished_at, "finished_at"),
         "result": table.result, "rematch_of": table.rematch_of, "rated": table.rated,
+        "length": table.length, "tournament_id": table.tournament_id,
     }
+
+
+def tournament_values(tournament: TournamentRow) -> dict[str, Any]:
+    values = {name: getattr(tournament, name) for name in TOURNAMENT_FIELDS}
+    for name in ("starts_at", "created_at", "started_at", "finished_at"):
+        aware(values[name], name)
+    return values
 
 
 def seat_values(table_id: str, seat: SeatRow) -> dict[str, Any]:
@@ -102,7 +115,11 @@ def table_row(row: Row[Any]) -> TableRow:
         clock_seconds=row.clock_seconds, bot_level=row.bot_level, status=row.status,
         created_at=row.created_at, invite_code=row.invite_code, owner_id=row.owner_id,
         finished_at=row.finished_at, result=row.result, rematch_of=row.rematch_of,
-        rated=row.rated)
+        rated=row.rated, length=row.length, tournament_id=row.tournament_id)
+
+
+def tournament_row(row: Row[Any]) -> TournamentRow:
+    return TournamentRow(**{name: row._mapping[name] for name in TOURNAMENT_FIELDS})
 
 
 def seat_row(row: Row[Any]) -> SeatRow:
