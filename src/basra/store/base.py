@@ -20,9 +20,6 @@ from typing import Any, Literal
 
 TableKind = Literal["bot", "quick", "private", "tournament"]
 TableStatus = Literal["waiting", "playing", "finished", "abandoned"]
-MATCH_LENGTHS = ("full", "short")
-"""A table's (and a tournament's) match length: the full targets, or RULES.md 6.5's
-shorter match."""
 
 
 class StoreError(Exception):
@@ -259,7 +256,7 @@ class TableRow:
     rated: bool = False
     """Whether the match moves its players' ratings (two accounts, two seats)."""
     length: str = "full"
-    """The match played: ``full``, or RULES.md 6.5's ``short`` one (:data:`MATCH_LENGTHS`)."""
+    """The match played: ``full``, or RULES.md 6.5's ``short`` one (:data:`basra.game.rules.MATCH_LENGTHS`)."""
     tournament_id: str | None = None
     """The tournament that made the table (its kind is ``tournament``), if any."""
 
@@ -357,7 +354,7 @@ class TournamentRow:
     """A Swiss event's round paired now (0: not started); an arena's last wave."""
     rated: bool = False
     length: str = "short"
-    """The match its tables play (:data:`MATCH_LENGTHS`; RULES.md 6.5)."""
+    """The match its tables play (:data:`basra.game.rules.MATCH_LENGTHS`; RULES.md 6.5)."""
     clock_seconds: float | None = None
     """Its tables' clock (None: the server's)."""
     min_rating: int | None = None

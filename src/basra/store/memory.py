@@ -32,8 +32,8 @@ from dataclasses import dataclass, field, replace
 from datetime import UTC, datetime
 from typing import Any, get_args
 
+from basra.game.rules import MATCH_LENGTHS
 from basra.store.base import (
-    MATCH_LENGTHS,
     DuplicatePlay,
     PlayerRow,
     PlayRow,

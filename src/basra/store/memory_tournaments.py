@@ -27,8 +27,8 @@ from dataclasses import replace
 from datetime import UTC, datetime
 from typing import get_args
 
+from basra.game.rules import MATCH_LENGTHS
 from basra.store.base import (
-    MATCH_LENGTHS,
     DuplicatePairing,
     EntrantRow,
     EntrantStatus,
