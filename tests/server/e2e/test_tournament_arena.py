@@ -49,7 +49,6 @@ def test_an_arena_of_sixteen_is_played_to_the_end(tmp_path: Any) -> None:
         results = (await http.get(f"{base}/api/tournaments/{event['id']}/results")).json()
         by_id = {row["entrant"]: row for row in results["standings"]}
         played = sheets(results["rounds"])
-        ids = {e.guest.player_id: e for e in entrants}
 
         # Every pairing decided, each table a short match that ended.
         pairings = [p for r in results["rounds"] for p in r["pairings"]]
@@ -63,14 +62,10 @@ def test_an_arena_of_sixteen_is_played_to_the_end(tmp_path: Any) -> None:
         record = (await http.get(f"{base}/api/tables/{table}/record")).json()
         assert record["length"] == "short"
 
-        # An entrant plays one table at a time, never the same opponent twice in a row.
+        # An entrant plays one table at a time; the scoring, by hand.
         for entrant_id, games in played.items():
             rounds = [g[0] for g in games]
             assert len(rounds) == len(set(rounds))
-            opponents = [g[1] for g in games]
-            assert all(a != b for a, b in zip(opponents, opponents[1:], strict=False)) or (
-                len(ids) == 2)
-            # the scoring, by hand
             sheet = arena_points([(g[2], g[3]) for g in games])
             assert by_id[entrant_id]["sheet"] == sheet, (entrant_id, games)
             assert by_id[entrant_id]["score"] == sum(sheet)

@@ -34,13 +34,13 @@ from datetime import UTC, datetime, timedelta
 from typing import Any
 
 import orjson
+from basra.server.tournaments.arena import Free, arena_pairs, arena_standings
+from basra.server.tournaments.games import Game
+from basra.server.tournaments.swiss import swiss_pairs, swiss_standings
 
 from basra.server.ids import new_id
 from basra.server.tournaments import views
-from basra.server.tournaments.arena import Free, arena_pairs, arena_standings
 from basra.server.tournaments.audience import Audience
-from basra.server.tournaments.games import Game
-from basra.server.tournaments.swiss import swiss_pairs, swiss_standings
 from basra.store.base import DuplicatePairing, EntrantRow, PairingRow, TableRow, TournamentRow
 from basra.store.ports import TournamentStore
 
@@ -52,6 +52,8 @@ players in the pairing's order; nothing if it exists already."""
 
 ENTRANTS_RELOAD_SECONDS = 5.0
 """How often a director reads the entrants again (joins through other nodes)."""
+REMATCH_WAIT = 10.0
+"""Seconds two arena entrants who just met wait for someone else before meeting again."""
 POLL_SECONDS = 1.0
 """How often a director reads every undecided pairing's table from the store."""
 SWISS_ABSENCES = 2
@@ -177,8 +179,7 @@ class Director:
         if self.row.status == "upcoming":
             if now < self.row.starts_at:
                 return False
-            await self._start(now)
-            if self.row.status == "cancelled":
+            if not await self._start(now):
                 return True
         changed = await self._reload_entrants()
         changed |= await self._decide()
@@ -208,12 +209,14 @@ class Director:
                 changed = True
         return changed
 
-    async def _start(self, now: datetime) -> None:
+    async def _start(self, now: datetime) -> bool:
+        """Start the event; whether it runs (a Swiss of fewer than two is cancelled)."""
         active = [e for e in self.entrants.values() if e.status == "active"]
         if self.row.format == "swiss" and len(active) < 2:
             await self._set(status="cancelled", finished_at=now)
-            return
+            return False
         await self._set(status="running", started_at=now)
+        return True
 
     async def _set(self, **changes: Any) -> None:
         await self.store.update_tournament(self.row.id, **changes)
@@ -238,7 +241,8 @@ class Director:
             return await self.store.undecided(self.row.id)
         by_table = {p.table_id: p for p in self.pairings.values()
                     if p.points is None and p.table_id in self.ended_tables}
-        out = [(by_table[t], row) for t, row in self.ended_tables.items() if t in by_table]
+        out: list[tuple[PairingRow, TableRow | None]] = [
+            (by_table[t], row) for t, row in self.ended_tables.items() if t in by_table]
         self.ended_tables.clear()
         return out
 
@@ -319,7 +323,7 @@ class Director:
         if end is not None and (end - now).total_seconds() < self.last_pairing_seconds:
             return False
         free = await self._free()
-        if len(free) < 2:
+        if len(free) < 2 or self._rematch_too_soon(free):
             return False
         ranks = {row["entrant"]: row["rank"] for row in self.standings}
         clock = time.monotonic()
@@ -331,6 +335,14 @@ class Director:
             return False
         await self._pair(self.row.round + 1, pairs, None)
         return True
+
+    def _rematch_too_soon(self, free: list[str]) -> bool:
+        """Two who just played each other are the only ones free: they wait a little for
+        someone else to be free before they meet again."""
+        if len(free) != 2 or self.last_opponent.get(free[0]) != free[1]:
+            return False
+        clock = time.monotonic()
+        return min(clock - self.free_since.get(e, clock) for e in free) < REMATCH_WAIT
 
     async def _swiss(self, now: datetime) -> bool:
         if self.busy or self.unmade:

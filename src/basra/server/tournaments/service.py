@@ -31,7 +31,15 @@ from basra.server.tournaments.audience import Audience
 from basra.server.tournaments.director import Director, MakeTable
 from basra.server.tournaments.schedule import Schedule
 from basra.server.tournaments.spec import EventSpec, TournamentError, new_event
-from basra.store.base import EntrantRow, PairingRow, PlayerRow, TableRow, TournamentRow
+from basra.store.base import (
+    EntrantRow,
+    EntrantStatus,
+    PairingRow,
+    PlayerRow,
+    TableRow,
+    TournamentRow,
+    TournamentStatus,
+)
 from basra.store.ports import TournamentStore
 
 log = logging.getLogger("basra.tournaments")
@@ -173,7 +181,7 @@ class Tournaments:
         if pause and row.format != "arena":
             raise TournamentError("only an arena can be paused: withdraw instead",
                                   "tournament/bad_options")
-        status = "paused" if pause else "withdrawn"
+        status: EntrantStatus = "paused" if pause else "withdrawn"
         await self.store.set_entrant(tournament_id, entrant.id, status=status)
         entrant = replace(entrant, status=status)
         await self._changed(entrant)
@@ -200,7 +208,9 @@ class Tournaments:
         if kept is not None and time.monotonic() - kept[0] < FRESH_SECONDS:
             return cast(dict[str, list[dict[str, Any]]], kept[1])
         out: dict[str, list[dict[str, Any]]] = {"upcoming": [], "running": [], "finished": []}
-        for status, most in (("upcoming", 100), ("running", 100), ("finished", 30)):
+        lists: tuple[tuple[TournamentStatus, int], ...] = (
+            ("upcoming", 100), ("running", 100), ("finished", 30))
+        for status, most in lists:
             for row in await self.store.tournaments((status,), most):
                 director = self.directors.get(row.id)
                 row = director.row if director is not None else row
