@@ -303,7 +303,7 @@ table/too_many_spectators     400  websocket
 table/unavailable             503  http
     cluster mode: the node running the table did not answer: try again
 tournament/bad_options        400  http
-    tournament options the server cannot meet (name, variant, format, duration, rounds, start, ratings)
+    tournament options the server cannot meet (name, variant, format, length, start, ratings)
 tournament/bad_schedule       400  cli
     the scheduled events' file has an entry the server cannot make
 tournament/closed             409  http

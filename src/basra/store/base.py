@@ -256,7 +256,8 @@ class TableRow:
     rated: bool = False
     """Whether the match moves its players' ratings (two accounts, two seats)."""
     length: str = "full"
-    """The match played: ``full``, or RULES.md 6.5's ``short`` one (:data:`basra.game.rules.MATCH_LENGTHS`)."""
+    """The match played: ``full``, or RULES.md 6.5's ``short`` one
+    (:data:`basra.game.rules.MATCH_LENGTHS`)."""
     tournament_id: str | None = None
     """The tournament that made the table (its kind is ``tournament``), if any."""
 

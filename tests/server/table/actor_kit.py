@@ -61,6 +61,8 @@ class Client:
         self.table = table
         self.player_id = player_id
         self.plays = plays
+        self.stop_when: Callable[[dict[str, Any]], bool] | None = None
+        """Stop playing as soon as a state read satisfies this (not a poll later)."""
         self.rng = random.Random(f"{seed}:{player_id}")
         self.messages: list[dict[str, Any]] = []
         self.state: dict[str, Any] = {}
@@ -96,6 +98,8 @@ class Client:
         return bool(state["view"]["turn"] == state["you"] and state["view"]["legal"])
 
     def maybe_play(self) -> None:
+        if self.stop_when is not None and self.state and self.stop_when(self.state):
+            self.plays = False
         if not self.plays or not self.my_turn(self.state) or self.state["version"] <= self.sent:
             return
         self.sent = self.state["version"]

@@ -55,14 +55,17 @@ def test_a_dropped_player_is_played_by_their_bot_after_the_grace_period() -> Non
             assert not state["table"]["players"][0]["bot_playing"]
             await badr.until(lambda s: s["version"] >= state["version"])
             made = by_bot_for(badr, 0)
-            assert [(p["round"], p["card"], p["take"]) for p in away["plays"]] == [
-                (m["round"], m["card"], m["take"]) for m in made]
+            told = [(p["round"], p["card"], p["take"]) for p in away["plays"]]
+            # (a bot play applied as the player came back may reach badr in the full
+            # state its return sends, not as a delta: at most that one is not in `made`)
+            assert told[:len(made)] == [(m["round"], m["card"], m["take"]) for m in made]
+            assert len(made) >= 3 and len(told) - len(made) <= 1
             assert {p["reason"] for p in away["plays"]} == {"dropped"}
 
             # They play on themselves (their bot is no longer asked).
             await badr.until(lambda s: any(m["seat"] == 0 and not m["by_bot"]
                                            for m in badr.of_type("played")[-4:]))
-            assert len(by_bot_for(badr, 0)) == len(made)
+            assert len(by_bot_for(badr, 0)) <= len(told)
         finally:
             await table.stop()
             for client in (amira, badr, back):

@@ -34,13 +34,13 @@ from datetime import UTC, datetime, timedelta
 from typing import Any
 
 import orjson
-from basra.server.tournaments.arena import Free, arena_pairs, arena_standings
-from basra.server.tournaments.games import Game
-from basra.server.tournaments.swiss import swiss_pairs, swiss_standings
 
 from basra.server.ids import new_id
 from basra.server.tournaments import views
+from basra.server.tournaments.arena import Free, arena_pairs, arena_standings
 from basra.server.tournaments.audience import Audience
+from basra.server.tournaments.games import Game
+from basra.server.tournaments.swiss import swiss_pairs, swiss_standings
 from basra.store.base import DuplicatePairing, EntrantRow, PairingRow, TableRow, TournamentRow
 from basra.store.ports import TournamentStore
 

@@ -80,7 +80,8 @@ class SoleLeader:
 class Tournaments:
     """Every event of the site, and the directors of the ones this process leads."""
 
-    def __init__(self, store: TournamentStore, audience: Audience, make_table: MakeTable,
+    def __init__(  # noqa: PLR0913 - every port is an argument
+            self, store: TournamentStore, audience: Audience, make_table: MakeTable,
                  rating_of: RatingOf, *, leadership: Leadership | None = None,
                  schedule: Schedule | None = None, hashing: Hashing | None = None,
                  tick_seconds: float = 1.0, last_pairing_seconds: float = 180.0) -> None:

@@ -75,18 +75,7 @@ def check(spec: EventSpec, now: datetime) -> EventSpec:
         rules.check_seating(2, False)
     except BasraError as exc:
         raise TournamentError(exc.message, bad) from None
-    if spec.format not in FORMATS:
-        raise TournamentError(f"a tournament is an arena or a swiss, not {spec.format!r}", bad)
-    if spec.length not in LENGTHS:
-        raise TournamentError("a tournament's matches are short or full", bad)
-    if spec.format == "arena":
-        low, high = ARENA_MINUTES
-        if spec.minutes is None or not low <= spec.minutes <= high:
-            raise TournamentError(f"an arena lasts {low} to {high} minutes", bad)
-    else:
-        low, high = SWISS_ROUNDS
-        if spec.rounds is None or not low <= spec.rounds <= high:
-            raise TournamentError(f"a swiss has {low} to {high} rounds", bad)
+    _check_format(spec)
     if spec.clock_seconds is not None and not 5 <= spec.clock_seconds <= 600:
         raise TournamentError("a turn clock is 5 to 600 seconds", bad)
     for bound in (spec.min_rating, spec.max_rating):
@@ -111,6 +100,22 @@ def check(spec: EventSpec, now: datetime) -> EventSpec:
                      spec.rounds if spec.format == "swiss" else None, spec.rated,
                      spec.length, spec.clock_seconds, spec.min_rating, spec.max_rating,
                      spec.private, password or None)
+
+
+def _check_format(spec: EventSpec) -> None:
+    bad = "tournament/bad_options"
+    if spec.format not in FORMATS:
+        raise TournamentError(f"a tournament is an arena or a swiss, not {spec.format!r}", bad)
+    if spec.length not in LENGTHS:
+        raise TournamentError("a tournament's matches are short or full", bad)
+    if spec.format == "arena":
+        low, high = ARENA_MINUTES
+        if spec.minutes is None or not low <= spec.minutes <= high:
+            raise TournamentError(f"an arena lasts {low} to {high} minutes", bad)
+    else:
+        low, high = SWISS_ROUNDS
+        if spec.rounds is None or not low <= spec.rounds <= high:
+            raise TournamentError(f"a swiss has {low} to {high} rounds", bad)
 
 
 def new_event(spec: EventSpec, now: datetime, *, created_by: str | None,

@@ -8,7 +8,6 @@ from typing import Any
 
 from basra.server.tournaments.arena import ArenaRow
 from basra.server.tournaments.swiss import SwissRow
-
 from basra.store.base import EntrantRow, PairingRow, TournamentRow
 
 COMPLAINT_WINDOW = timedelta(minutes=10)

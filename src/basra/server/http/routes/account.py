@@ -89,10 +89,13 @@ async def claim(body: ClaimIn, request: Request, player: Player, session: Curren
     taken = ApiError("that username is taken", "account/username_taken")
     lookalike = ApiError("that username looks like another player's: choose another",
                          "account/username_lookalike")
-    if await store.account(username) is not None:
-        raise taken
+    already = ApiError("you already have an account", "account/already")
+    found = await store.account(username)
+    if found is not None:  # (its own, claimed a moment ago: a double tap)
+        raise already if found.player.id == player.id else taken
     if await store.lookalike(username) is not None:
-        raise lookalike
+        now = await store.player(player.id)
+        raise already if now is not None and now.account else lookalike
     hashed = (await hash_password(guards.hashing, address_of(request.scope), password)
               if password is not None else None)
     try:
@@ -102,7 +105,7 @@ async def claim(body: ClaimIn, request: Request, player: Player, session: Curren
     except UsernameLookalike:
         raise lookalike from None
     except AlreadyClaimed:  # two claims at once (a double tap): the other one won
-        raise ApiError("you already have an account", "account/already") from None
+        raise already from None
     if generated(claimed.nickname):  # a name the guest never chose: the username now
         await store.rename_player(claimed.id, username)
         claimed = replace(claimed, nickname=username)
