@@ -199,6 +199,12 @@ async def profile_of(name: str, username: str, store: StoreDep) -> dict[str, Any
         "basras_per_round": tally.per_round(tally.basras),
         "points_per_round": tally.per_round(tally.points),
         "recent": recent,
+        "trophies": [{"tournament": event.id, "name": event.name, "variant": event.variant,
+                      "format": event.format, "place": place,
+                      "finished_at": event.finished_at.isoformat()
+                      if event.finished_at else None}
+                     for event, place in await store.trophies(player.id)
+                     if not event.private],
     }
 
 
