@@ -89,7 +89,7 @@ def check(spec: EventSpec, now: datetime) -> EventSpec:
         raise TournamentError("a start time names its time zone (e.g. ...Z)", bad)
     if not now - timedelta(minutes=1) <= starts_at <= now + FURTHEST_START:
         raise TournamentError("a tournament starts within 30 days from now", bad)
-    password = spec.password
+    password = spec.password or None  # an empty password is none
     if password is not None:
         password = unicodedata.normalize("NFKC", password)
         if not 0 < len(password) <= PASSWORD_LENGTH:

@@ -1,0 +1,215 @@
+"""The director on the in-memory stores, without a server: it starts an event when due,
+pairs the free and present, counts each ended table once (its absent paused), stops
+pairing before an arena's end, plays a Swiss round by round, ends the event with its
+places, and a director that died is replaced by one that reloads the event and makes the
+table a pairing was stored without."""
+
+from __future__ import annotations
+
+import asyncio
+from datetime import UTC, datetime, timedelta
+from typing import Any
+
+from basra.server.tournaments.audience import LocalAudience
+from basra.server.tournaments.director import Director
+from basra.store.base import EntrantRow, PairingRow, SeatRow, TableRow, TournamentRow
+from basra.store.memory import MemoryTableStore
+from basra.store.memory_tournaments import MemoryTournamentStore
+
+T0 = datetime(2026, 12, 6, 12, 0, tzinfo=UTC)
+
+
+class Room(LocalAudience):
+    """An audience whose present players a test names, and which keeps what it was told."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.here: set[str] = set()
+        self.said: list[tuple[str | None, dict[str, Any]]] = []
+
+    async def present(self, tournament_id: str) -> set[str]:
+        return set(self.here)
+
+    async def publish(self, tournament_id: str, text: str) -> None:
+        import json
+        self.said.append((None, json.loads(text)))
+
+    async def tell(self, tournament_id: str, player_id: str, text: str) -> None:
+        import json
+        self.said.append((player_id, json.loads(text)))
+
+
+class Tables:
+    """The lobby as the director sees it: a pairing's table made in the table store."""
+
+    def __init__(self, store: MemoryTableStore) -> None:
+        self.store = store
+        self.made: list[str] = []
+
+    async def __call__(self, row: TournamentRow, pairing: PairingRow,
+                       entrants: list[EntrantRow]) -> None:
+        assert pairing.table_id is not None
+        if await self.store.table(pairing.table_id) is not None:
+            return
+        self.made.append(pairing.table_id)
+        seats = [SeatRow(i, e.players[0], None, "") for i, e in enumerate(entrants)]
+        await self.store.create_table(TableRow(
+            pairing.table_id, "tournament", row.variant, 2, False, 30.0, "medium", "playing",
+            T0, length=row.length, tournament_id=row.id), seats)
+
+    async def end(self, boss: Director, table_id: str, winner: int | None,
+                  absent: list[int] | None = None) -> None:
+        """The table's match ends; the director hears it as the lobby's hook tells it."""
+        result: dict[str, Any] = {"winner": winner, "totals": [61, 20]}
+        if absent:
+            result["absent"] = absent
+        await self.store.finish_table(table_id, result)
+        row = await self.store.table(table_id)
+        assert row is not None
+        boss.ended(row)
+
+
+def event(fmt: str = "arena", **changes: Any) -> TournamentRow:
+    row = TournamentRow(id="ev", name="Cup", variant="egyptian", format=fmt,  # type: ignore[arg-type]
+                        status="upcoming", starts_at=T0, created_at=T0 - timedelta(hours=1),
+                        minutes=30 if fmt == "arena" else None,
+                        rounds=3 if fmt == "swiss" else None)
+    return TournamentRow(**{**{f: getattr(row, f) for f in row.__slots__}, **changes})
+
+
+async def a_field(count: int, fmt: str = "arena", **changes: Any
+                  ) -> tuple[MemoryTournamentStore, Tables, Room, list[str]]:
+    tables = MemoryTableStore()
+    store = MemoryTournamentStore(tables)
+    players = [tables.add_player(f"p{n}", f"Player {n}").id for n in range(count)]
+    await store.create_tournament(event(fmt, **changes))
+    for n, player in enumerate(players):
+        await store.add_entrant(EntrantRow("ev", player, (player,), f"Player {n}",
+                                           1500.0 + 10 * n, "active", T0))
+    room = Room()
+    room.here = set(players)
+    return store, Tables(tables), room, players
+
+
+def director(store: MemoryTournamentStore, tables: Tables, room: Room) -> Director:
+    return Director(event(), store, room, tables, last_pairing_seconds=120)
+
+
+def test_an_arena_starts_pairs_counts_and_pairs_again() -> None:
+    async def scenario() -> None:
+        store, tables, room, players = await a_field(5)
+        room.here.discard("p4")  # not on the page: not paired
+        boss = director(store, tables, room)
+        await boss.load()
+        assert not await boss.tick(T0 - timedelta(seconds=1))
+        assert (await store.tournament("ev")).status == "upcoming"  # type: ignore[union-attr]
+        await boss.tick(T0)
+        assert boss.row.status == "running"
+        first = await store.pairings("ev")
+        assert len(first) == 2 and len(tables.made) == 2
+        assert not any("p4" in p.entrants for p in first)
+        told = {who for who, m in room.said if m["type"] == "paired"}
+        assert told == set(players) - {"p4"}
+
+        # One table ends: its two are counted and paired again (with each other only if
+        # nobody else is free: here p4 comes to the page).
+        room.here.add("p4")
+        await tables.end(boss, first[0].table_id or "", 0)
+        await boss.tick(T0 + timedelta(seconds=5))
+        decided = [p for p in await store.pairings("ev") if p.points is not None]
+        assert [p.points for p in decided] == [(1.0, 0.0)]
+        standings = {row["entrant"]: row for row in boss.standings}
+        assert standings[first[0].entrants[0]]["score"] == 2
+        news = [m for who, m in room.said if who is None and m["type"] == "standings"]
+        winner = next(row for row in news[-1]["rows"] if row["entrant"] == first[0].entrants[0])
+        assert winner["score"] == 2 and winner["sheet"] == [2]
+        later = await store.pairings("ev", round=2)
+        assert len(later) == 1
+        assert set(later[0].entrants) < set(first[0].entrants) | {"p4"}
+
+        # A table nobody came to: both absent, nothing scored, both paused.
+        await tables.end(boss, first[1].table_id or "", None, absent=[0, 1])
+        await boss.tick(T0 + timedelta(seconds=6))
+        for entrant in first[1].entrants:
+            assert boss.entrants[entrant].status == "paused"
+            assert (await store.entrant_of("ev", entrant)).status == "paused"  # type: ignore[union-attr]
+        assert all(row["score"] == 0 for row in boss.standings
+                   if row["entrant"] in first[1].entrants)
+
+    asyncio.run(scenario())
+
+
+def test_an_arena_pairs_nobody_near_its_end_and_ends_after_its_last_match() -> None:
+    async def scenario() -> None:
+        store, tables, room, _ = await a_field(4)
+        boss = director(store, tables, room)
+        await boss.load()
+        await boss.tick(T0)
+        first = await store.pairings("ev")
+        end = T0 + timedelta(minutes=30)
+        await tables.end(boss, first[0].table_id or "", 1)
+        await boss.tick(end - timedelta(seconds=60))  # in the last 120 s: no pairing
+        assert len(await store.pairings("ev")) == 2
+        assert not await boss.tick(end + timedelta(seconds=1))  # a match still on
+        await tables.end(boss, first[1].table_id or "", None)
+        assert await boss.tick(end + timedelta(seconds=2))
+        row = await store.tournament("ev")
+        assert row is not None and row.status == "finished"
+        assert boss.standings[0]["score"] == 2
+        places = {e.id: e.place for e in await store.entrants("ev")}
+        assert sorted(places.values()) == [1, 2, 3, 4]  # type: ignore[type-var]
+
+    asyncio.run(scenario())
+
+
+def test_a_swiss_pairs_round_by_round_with_a_bye_and_the_absent_left_out() -> None:
+    async def scenario() -> None:
+        store, tables, room, players = await a_field(6, "swiss")
+        room.here.discard("p5")
+        boss = Director(event("swiss"), store, room, tables)
+        await boss.load()
+        for number in (1, 2, 3):
+            await boss.tick(T0 + timedelta(minutes=number))
+            pairings = await store.pairings("ev", round=number)
+            assert boss.row.round == number
+            byes = [p for p in pairings if p.table_id is None]
+            assert len(byes) == 1 and byes[0].points == (1.0,)
+            assert not any("p5" in p.entrants for p in pairings)
+            await boss.tick(T0 + timedelta(minutes=number, seconds=1))  # nothing ended
+            assert len(await store.pairings("ev", round=number + 1)) == 0
+            for pairing in pairings:
+                if pairing.table_id is not None:
+                    await tables.end(boss, pairing.table_id, 0)
+        assert await boss.tick(T0 + timedelta(minutes=4))
+        assert (await store.entrant_of("ev", "p5")).status == "withdrawn"  # type: ignore[union-attr]
+        met = [frozenset(p.entrants) for p in await store.pairings("ev") if len(p.entrants) == 2]
+        assert len(met) == len(set(met))
+        assert boss.row.status == "finished"
+
+    asyncio.run(scenario())
+
+
+def test_a_director_that_died_is_replaced_and_makes_the_missing_table() -> None:
+    async def scenario() -> None:
+        store, tables, room, _ = await a_field(2)
+        await store.update_tournament("ev", status="running", started_at=T0)
+        # A pairing stored, its table never made (the director died between the two).
+        await store.add_pairings("ev", [PairingRow("ev", "pr1", 1, ("p0", "p1"), "tb1", T0,
+                                                   ratings=(1500.0, 1510.0))], round=1)
+        again = director(store, tables, room)
+        await again.load()
+        await again.tick(T0 + timedelta(seconds=1))
+        assert tables.made == ["tb1"]
+        assert len(await store.pairings("ev")) == 1  # nobody paired twice
+        await tables.end(again, "tb1", 0)
+        await again.tick(T0 + timedelta(seconds=2))
+        # A second director of the same event (one about to lose its lease) cannot count
+        # the result again, nor pair the same wave again.
+        other = director(store, tables, room)
+        await other.load()
+        assert not await store.decide("ev", "pr1", (0.0, 1.0))
+        await other.tick(T0 + timedelta(seconds=3))
+        waves = [p.round for p in await store.pairings("ev")]
+        assert waves.count(2) <= 1
+
+    asyncio.run(scenario())
