@@ -7,6 +7,7 @@ table a pairing was stored without."""
 from __future__ import annotations
 
 import asyncio
+import json
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
@@ -31,11 +32,9 @@ class Room(LocalAudience):
         return set(self.here)
 
     async def publish(self, tournament_id: str, text: str) -> None:
-        import json
         self.said.append((None, json.loads(text)))
 
     async def tell(self, tournament_id: str, player_id: str, text: str) -> None:
-        import json
         self.said.append((player_id, json.loads(text)))
 
 
@@ -164,7 +163,7 @@ def test_an_arena_pairs_nobody_near_its_end_and_ends_after_its_last_match() -> N
 
 def test_a_swiss_pairs_round_by_round_with_a_bye_and_the_absent_left_out() -> None:
     async def scenario() -> None:
-        store, tables, room, players = await a_field(6, "swiss")
+        store, tables, room, _ = await a_field(6, "swiss")
         room.here.discard("p5")
         boss = Director(event("swiss"), store, room, tables)
         await boss.load()
