@@ -83,6 +83,14 @@ STORE_COMMIT = Histogram(
     "A store write transaction, from asking for it to its commit (waiting for SQLite's "
     "write lock included).",
     ["operation"], buckets=FAST, registry=REGISTRY)
+PAIRING_WAVE = Histogram(
+    "basra_tournament_pairing_seconds",
+    "CPU time (the event loop's thread) of one pairing of a tournament's free entrants "
+    "(an arena's wave) or of a Swiss round: choosing the pairs and building their rows, "
+    "up to the store's write; not the write, nor the tables made after.",
+    ["format"], buckets=FAST, registry=REGISTRY)
+TOURNAMENT_TABLES = Counter("basra_tournament_tables", "Tables made by tournaments here.",
+                            registry=REGISTRY)
 LEASE_EVENTS = ("acquired", "renewed_late", "lost", "adopted")
 """What may happen to a table's lease (cluster mode): this node took a table's lease,
 renewed it later than it should, lost it, or adopted a table whose node died."""
@@ -126,6 +134,10 @@ def played(by_bot: bool, started: float) -> None:
 def bot_chose(level: str, seconds: float) -> None:
     """A bot of ``level`` chose, ``seconds`` after its turn started."""
     BOT_THINK.labels(level=level).observe(seconds)
+
+
+def paired(fmt: str, cpu_seconds: float) -> None:
+    PAIRING_WAVE.labels(format=fmt).observe(cpu_seconds)
 
 
 def lease_moved(event: str) -> None:

@@ -26,6 +26,7 @@ director's own rules:
 
 from __future__ import annotations
 
+import asyncio
 import logging
 import time
 from collections.abc import Awaitable, Callable
@@ -35,6 +36,7 @@ from typing import Any
 
 import orjson
 
+from basra.server import metrics
 from basra.server.ids import new_id
 from basra.server.tournaments import views
 from basra.server.tournaments.arena import Free, arena_pairs, arena_standings
@@ -54,6 +56,8 @@ ENTRANTS_RELOAD_SECONDS = 5.0
 """How often a director reads the entrants again (joins through other nodes)."""
 REMATCH_WAIT = 10.0
 """Seconds two arena entrants who just met wait for someone else before meeting again."""
+TABLES_AT_ONCE = 50
+"""Tables of a wave made at once (their writes share group commits)."""
 POLL_SECONDS = 1.0
 """How often a director reads every undecided pairing's table from the store."""
 SWISS_ABSENCES = 2
@@ -286,24 +290,38 @@ class Director:
         self.entrants[entrant_id] = replace(entrant, status="paused")
 
     async def _make_tables(self) -> None:
-        for pairing_id in sorted(self.unmade):
-            pairing = self.pairings.get(pairing_id)
-            if pairing is None or pairing.table_id is None:
-                self.unmade.discard(pairing_id)
-                continue
-            try:
-                await self.make_table(self.row, pairing,
-                                      [self.entrants[e] for e in pairing.entrants])
-            except Exception:  # e.g. the store is down: tried again next tick
-                log.exception("tournament %s: table %s could not be made", self.row.id,
-                              pairing.table_id)
-                continue
-            self.unmade.discard(pairing_id)
-            for entrant in pairing.entrants:
-                for player in self.entrants[entrant].players:
-                    await self.audience.tell(self.row.id, player, _text(
-                        {"type": "paired", "table": pairing.table_id,
-                         "tournament": self.row.id}))
+        """Make the tables of the pairings that have none yet, :data:`TABLES_AT_ONCE` at a
+        time (a wave of a thousand opens as a few dozen group commits, and the event loop
+        serves the tables already playing between them), then tell each player."""
+        waiting = [self.pairings[p] for p in sorted(self.unmade) if p in self.pairings]
+        for start in range(0, len(waiting), TABLES_AT_ONCE):
+            chunk = waiting[start:start + TABLES_AT_ONCE]
+            made = await asyncio.gather(*(self._make_table(p) for p in chunk))
+            for pairing, ok in zip(chunk, made, strict=True):
+                if not ok:
+                    continue
+                self.unmade.discard(pairing.id)
+                for entrant in pairing.entrants:
+                    for player in self.entrants[entrant].players:
+                        await self.audience.tell(self.row.id, player, _text(
+                            {"type": "paired", "table": pairing.table_id,
+                             "tournament": self.row.id}))
+            await asyncio.sleep(0)
+
+    async def _make_table(self, pairing: PairingRow) -> bool:
+        """Make one pairing's table; whether it is there now (a failure is tried again
+        at the next tick)."""
+        if pairing.table_id is None:
+            self.unmade.discard(pairing.id)
+            return False
+        try:
+            await self.make_table(self.row, pairing,
+                                  [self.entrants[e] for e in pairing.entrants])
+        except Exception:  # e.g. the store is down: tried again next tick
+            log.exception("tournament %s: table %s could not be made", self.row.id,
+                          pairing.table_id)
+            return False
+        return True
 
     # ------------------------------------------------------------------ pairing
 
@@ -323,6 +341,7 @@ class Director:
         if end is not None and (end - now).total_seconds() < self.last_pairing_seconds:
             return False
         free = await self._free()
+        started = time.thread_time()
         if len(free) < 2 or self._rematch_too_soon(free):
             return False
         ranks = {row["entrant"]: row["rank"] for row in self.standings}
@@ -333,7 +352,7 @@ class Director:
             for e in free])
         if not pairs:
             return False
-        await self._pair(self.row.round + 1, pairs, None)
+        await self._pair(self.row.round + 1, pairs, None, started)
         return True
 
     def _rematch_too_soon(self, free: list[str]) -> bool:
@@ -362,15 +381,18 @@ class Director:
             await self.store.set_entrant(self.row.id, entrant_id, absences=absences,
                                          status=status)
             self.entrants[entrant_id] = replace(entrant, absences=absences, status=status)
+        started = time.thread_time()
         ratings = {e: row.rating for e, row in active.items()
                    if self.entrants[e].status == "active"}
         pairing = swiss_pairs(ratings, self.games, here)
-        await self._pair(self.row.round + 1, pairing.pairs, pairing.bye)
+        await self._pair(self.row.round + 1, pairing.pairs, pairing.bye, started)
         return True
 
-    async def _pair(self, number: int, pairs: list[tuple[str, str]], bye: str | None) -> None:
+    async def _pair(self, number: int, pairs: list[tuple[str, str]], bye: str | None,
+                    started: float) -> None:
         """Store a round's (or a wave's) pairings with their tables' ids, then make the
-        tables: a pairing is never lost nor made twice."""
+        tables: a pairing is never lost nor made twice. ``started``: the thread time when
+        this pairing began (its CPU is measured up to the store's write)."""
         made = datetime.now(UTC)
         rows = [PairingRow(self.row.id, new_id(), number, (a, b), new_id(), made,
                            ratings=(self.entrants[a].rating, self.entrants[b].rating))
@@ -379,12 +401,17 @@ class Director:
             rows.append(PairingRow(self.row.id, new_id(), number, (bye,), None, made,
                                    points=(1.0,), ratings=(self.entrants[bye].rating,),
                                    decided_at=made))
+        cpu = time.thread_time() - started
         try:
             await self.store.add_pairings(self.row.id, rows, round=number)
         except DuplicatePairing:  # another director got there first: it leads now
             log.warning("tournament %s: round %d was paired elsewhere", self.row.id, number)
             await self.load()
             return
+        metrics.paired(self.row.format, cpu)
+        log.info("tournament %s: %s %d paired, %d tables, %.1f ms of CPU", self.row.id,
+                 "round" if self.row.format == "swiss" else "wave", number, len(pairs),
+                 cpu * 1000)
         self.row = replace(self.row, round=number)
         for pairing in rows:
             self._add_pairing(pairing)
@@ -420,9 +447,11 @@ class Director:
 
     async def _publish_standings(self) -> None:
         """The standings' changed rows, pushed to every watcher (a delta, not the table)."""
-        before = {row["entrant"]: row for row in self.standings}
+        before = {row["entrant"]: _unranked(row) for row in self.standings}
         self.standings = self._standings()
-        rows = [row for row in self.standings if before.get(row["entrant"]) != row]
+        # A row whose rank alone moved is not sent: a page orders the rows itself (one
+        # result moves the ranks of many, which would make every delta the whole table).
+        rows = [row for row in self.standings if before.get(row["entrant"]) != _unranked(row)]
         self.version += 1
         self.snapshot_text = None
         if rows:
@@ -438,6 +467,10 @@ class Director:
                 "type": "tournament", "v": self.version, "event": views.event_json(self.row),
                 "standings": self.standings, "playing": live})
         return self.snapshot_text
+
+
+def _unranked(row: dict[str, Any]) -> dict[str, Any]:
+    return {key: value for key, value in row.items() if key != "rank"}
 
 
 def _text(message: dict[str, Any]) -> str:

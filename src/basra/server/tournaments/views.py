@@ -56,7 +56,7 @@ def _entrant(entrant: EntrantRow) -> dict[str, Any]:
 def arena_row_json(row: ArenaRow, entrant: EntrantRow, playing: bool) -> dict[str, Any]:
     return {**_entrant(entrant), "rank": row.rank, "score": row.score, "games": row.games,
             "wins": row.wins, "draws": row.draws, "losses": row.losses, "fire": row.fire,
-            "performance": round(row.performance), "sheet": list(row.sheet),
+            "performance": round(row.performance, 1), "sheet": list(row.sheet),
             "playing": playing}
 
 
