@@ -25,7 +25,9 @@ from basra.game.engine import (
     start_round,
 )
 from basra.game.rules import VARIANTS, find_variant
-from basra.game.views import SeatView, view
+from basra.game.shuffle import shuffled_deck
+from basra.game.views import SeatView, view, view_from_json
+from basra.game.views import view as seat_view
 
 SEATINGS = [(rules.name, seats, teams) for rules in VARIANTS.values()
             for seats, teams in sorted(rules.seatings)]
@@ -241,3 +243,23 @@ def test_make_bot_knows_the_expert() -> None:
     bot = make_bot("expert", 1, iterations=10, time_cap=0)
     assert isinstance(bot, ExpertBot) and bot.time_cap is None and bot.iterations == 10
     assert make_bot("expert").time_cap == pytest.approx(0.85)
+
+
+def test_a_short_match_is_valued_against_its_shorter_target() -> None:
+    """In a short egyptian match (to 61, RULES.md 6.5), 55 to 40 is near the end: the
+    view says the match is short, the expert's match value reads it, and the race table of
+    the shorter target is shipped."""
+    short = find_variant("egyptian", "short")
+    assert table_key(short, 2, False, 61) in _stored()
+    assert race_odds(short, 2, False, 61).chance(11, 8, 0) > race_odds(
+        find_variant("egyptian"), 2, False, 121).chance(11, 8, 0)
+    deck = shuffled_deck("00" * 32, "", 1)
+    shown = seat_view(start_round(new_match(short, 2), deck), 0)
+    assert shown.length == "short" and shown.to_json()["length"] == "short"
+    assert view_from_json(shown.to_json()).length == "short"
+    full = seat_view(start_round(new_match(find_variant("egyptian"), 2), deck), 0)
+    assert full.length == "full" and "length" not in full.to_json()
+    # A round of 8 points to 2 from 55 to 40: the short match is won, the full one goes on.
+    near = MatchState("egyptian", 2, False, 0, (55, 40), (0, 0), shown.length).utility()
+    far = MatchState("egyptian", 2, False, 0, (55, 40), (0, 0), full.length).utility()
+    assert near([8, 2], 0) > 0.99 > far([8, 2], 0)

@@ -101,7 +101,7 @@ class ExpertBot(SearchBot):
         if value == "margin":
             return margin_utility(side)
         return MatchState(view.variant, view.seats, view.teams, side, view.totals,
-                          view.sets).utility()
+                          view.sets, view.length).utility()
 
     def values(self, view: SeatView, value: Value = "match") -> list[tuple[Play, float]]:
         """Every legal play with what the expert thinks it is worth to its side: the

@@ -39,7 +39,7 @@ from pathlib import Path
 from basra.bots.endgame import Utility
 from basra.bots.rollout import greedy_playout
 from basra.game.engine import deal_round, side_count
-from basra.game.rules import VARIANTS, Rules, find_variant
+from basra.game.rules import VARIANTS, Rules, check_length, find_variant
 
 STEP = 5
 """Points per step of the race table."""
@@ -245,11 +245,13 @@ class MatchState:
     side: int
     totals: tuple[int, ...]
     sets: tuple[int, ...]
+    length: str = "full"
+    """The match's length (RULES.md 6.5): a short match races to its shorter target."""
 
     def utility(self) -> Utility:
         """The value of a finished round to ``side``: its chance of winning the match, plus a
         little of the round margin."""
-        rules = find_variant(self.variant)
+        rules = find_variant(self.variant, check_length(self.length))
         sides = side_count(self.seats, self.teams)
         target = rules.set_target(self.sets)
         odds = race_odds(rules, self.seats, self.teams, target)
@@ -294,10 +296,10 @@ class MatchState:
 
 
 def seatings_to_store() -> list[tuple[Rules, int, bool, int]]:
-    """Every (rules, seats, teams, target) a match can race to."""
+    """Every (rules, seats, teams, target) a match can race to (a shorter match's too)."""
     out: list[tuple[Rules, int, bool, int]] = []
     for rules in VARIANTS.values():
-        targets = {rules.target}
+        targets = {rules.target, rules.short_target}
         if rules.deciding_set_target is not None:
             targets.add(rules.deciding_set_target)
         for seats, teams in sorted(rules.seatings):

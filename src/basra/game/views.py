@@ -172,6 +172,9 @@ class SeatView:
     winner: int | None
     legal: tuple[Play, ...]
     """The seat's legal plays when it is its turn, else empty."""
+    length: str = "full"
+    """The match's length: the variant's own, or RULES.md 6.5's ``short`` one (the JSON
+    names it only when short)."""
 
     @property
     def seating(self) -> Seating:
@@ -224,6 +227,7 @@ class SeatView:
             "results": [r.to_json() for r in self.results],
             "winner": self.winner,
             "legal": [p.to_json() for p in self.legal],
+            **({"length": self.length} if self.length != "full" else {}),
         }
 
 
@@ -278,6 +282,7 @@ def view_from_json(data: dict[str, Any]) -> SeatView:
             results=tuple(RoundSummary.from_json(r) for r in data.get("results", [])),
             legal=tuple(Play(parse_card(str(p["card"])), _mask(p["take"], "take"))
                         for p in data.get("legal", [])),
+            length="short" if data.get("length") == "short" else "full",
             **_read(data, _opt_int, "seat", "dealer", "turn", "last_taker", "winner"),
             **_read(data, _int, "seats", "stock_count", "carry", "target"),
             **_read(data, _cards, "hand", "floor", "opening_floor", "leftover"),
@@ -323,7 +328,7 @@ def view(match: Match, seat: int | None, *,
         return SeatView(match.rules.name, seat, match.seats, match.teams, 0, None, 0, None, (),
                         (0,) * match.seats, (), (), 0, (), zeros, zeros, zeros, None, (),
                         match.totals, match.carry, match.sets, match.target, results,
-                        match.winner, ())
+                        match.winner, (), match.rules.length)
     in_play = not rnd.finished and match.winner is None
     turn = rnd.turn if in_play else None
     hand = tuple(cards_of(rnd.hand(seat))) if seat is not None else ()
@@ -357,4 +362,5 @@ def view(match: Match, seat: int | None, *,
         results=results,
         winner=match.winner,
         legal=legal,
+        length=match.rules.length,
     )
