@@ -72,7 +72,7 @@ def test_a_dropped_player_is_played_by_their_bot_after_the_grace_period() -> Non
                 await client.close()
         stored = await store.load("t1")
         assert stored is not None
-        assert len([p for p in stored.plays if p.seat == 0 and p.by_bot]) == len(made)
+        assert len([p for p in stored.plays if p.seat == 0 and p.by_bot]) == len(told)
 
     asyncio.run(scenario())
 
