@@ -1,0 +1,92 @@
+"""The tournaments' HTTP API and socket against a real server: the list, making an event
+(accounts only, three to come at most), joining (passwords, rated events, the end),
+withdrawing and pausing, and every refusal with its code."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+import httpx
+from websockets.asyncio.client import connect
+
+from server.e2e.test_accounts import an_account, code_of
+from server.e2e.tournament_kit import an_event
+from server_harness import new_guest, serve
+
+
+def test_making_listing_joining_and_leaving_an_event(tmp_path: Any) -> None:
+    async def scenario(base: str, http: httpx.AsyncClient) -> None:
+        guest = await new_guest(base, http, "Guest")
+        r = await http.post(f"{base}/api/tournaments", headers=guest.headers,
+                            json={"name": "Cup", "minutes": 30})
+        assert (r.status_code, code_of(r)) == (403, "tournament/needs_account")
+        owner = await an_account(base, http, "Organiser")
+        r = await http.post(f"{base}/api/tournaments", headers=owner.headers,
+                            json={"name": "Cup", "format": "swiss", "rounds": 2})
+        assert (r.status_code, code_of(r)) == (400, "tournament/bad_options")
+        assert "3 to 11 rounds" in r.json()["error"]["message"]
+
+        open_event = await an_event(base, http, owner, starts_in=600, minutes=30,
+                                    rated=False)
+        rated = await an_event(base, http, owner, starts_in=600, minutes=30,
+                               name="Rated Cup")
+        hidden = await an_event(base, http, owner, starts_in=600, format="swiss", rounds=3,
+                                private=True, password="sesame", rated=False)
+        assert hidden["private"] and hidden["password"]
+        r = await http.post(f"{base}/api/tournaments", headers=owner.headers,
+                            json={"name": "Fourth", "minutes": 30})
+        assert (r.status_code, code_of(r)) == (429, "tournament/too_many")
+
+        listed = (await http.get(f"{base}/api/tournaments")).json()
+        assert {e["id"] for e in listed["upcoming"]} == {open_event["id"], rated["id"]}
+        assert listed["running"] == [] and listed["finished"] == []
+
+        # Joining: a guest joins a casual event, not a rated one; a password is asked.
+        path = f"{base}/api/tournaments"
+        r = await http.post(f"{path}/{open_event['id']}/join", headers=guest.headers,
+                            json={})
+        assert r.json() == {"entrant": guest.player_id, "status": "active"}
+        r = await http.post(f"{path}/{rated['id']}/join", headers=guest.headers, json={})
+        assert (r.status_code, code_of(r)) == (403, "tournament/needs_account")
+        r = await http.post(f"{path}/{hidden['id']}/join", headers=guest.headers,
+                            json={"password": "open"})
+        assert (r.status_code, code_of(r)) == (403, "tournament/password")
+        r = await http.post(f"{path}/{hidden['id']}/join", headers=guest.headers,
+                            json={"password": "sesame"})
+        assert r.status_code == 200
+        r = await http.post(f"{path}/{hidden['id']}/pause", headers=guest.headers)
+        assert (r.status_code, code_of(r)) == (400, "tournament/bad_options")
+        r = await http.post(f"{path}/{hidden['id']}/withdraw", headers=guest.headers)
+        assert r.json()["status"] == "withdrawn"
+        r = await http.post(f"{path}/{hidden['id']}/join", headers=guest.headers, json={})
+        assert r.json()["status"] == "active"  # back, no password asked of an entrant
+        r = await http.post(f"{path}/{open_event['id']}/pause", headers=guest.headers)
+        assert r.json()["status"] == "paused"
+        r = await http.post(f"{path}/{rated['id']}/withdraw", headers=guest.headers)
+        assert (r.status_code, code_of(r)) == (409, "tournament/not_joined")
+        r = await http.get(f"{path}/nope")
+        assert (r.status_code, code_of(r)) == (404, "tournament/not_found")
+
+        # One event, as its page gets it, and its socket (a watcher's, then a player's).
+        state = (await http.get(f"{path}/{open_event['id']}")).json()
+        assert state["type"] == "tournament" and state["event"]["status"] == "upcoming"
+        (row,) = state["standings"]
+        assert (row["entrant"], row["status"], row["score"]) == (guest.player_id, "paused", 0)
+        ws = base.replace("http://", "ws://")
+        async with connect(f"{ws}/ws/tournaments/{open_event['id']}") as page:
+            first = json.loads(await page.recv())
+            assert first["type"] == "tournament" and first["event"]["id"] == open_event["id"]
+            await http.post(f"{path}/{open_event['id']}/join", headers=guest.headers,
+                            json={})
+            news = json.loads(await page.recv())
+            assert news["type"] == "standings"
+            assert news["rows"][0]["entrant"] == guest.player_id
+            assert news["rows"][0]["status"] == "active"
+        async with connect(f"{ws}/ws/tournaments/nope") as page:
+            refused = json.loads(await page.recv())
+            assert refused["code"] == "tournament/not_found"
+        results = (await http.get(f"{path}/{open_event['id']}/results")).json()
+        assert results["rounds"] == [] and results["podium"] == []
+
+    serve(tmp_path, scenario, tournament_tick_seconds=0.1)
