@@ -154,6 +154,12 @@ def test_an_arena_pairs_nobody_near_its_end_and_ends_after_its_last_match() -> N
         assert await boss.tick(end + timedelta(seconds=2))
         row = await store.tournament("ev")
         assert row is not None and row.status == "finished"
+        # The watchers got the last match's rows before the end.
+        kinds = [(m["type"], m.get("event", {}).get("status")) for _, m in room.said]
+        last_rows = max(i for i, m in enumerate(room.said) if m[1]["type"] == "standings")
+        assert kinds.index(("event", "finished")) > last_rows
+        assert {r["entrant"] for r in room.said[last_rows][1]["rows"]} >= set(
+            first[1].entrants)
         assert boss.standings[0]["score"] == 2
         places = {e.id: e.place for e in await store.entrants("ev")}
         assert sorted(places.values()) == [1, 2, 3, 4]  # type: ignore[type-var]

@@ -426,11 +426,10 @@ class Director:
     # ------------------------------------------------------------------ the end
 
     async def _finish(self, now: datetime) -> None:
-        standings = self._standings()
-        places = {row["entrant"]: row["rank"] for row in standings
+        await self._publish_standings()  # the last results' rows first, then the end
+        places = {row["entrant"]: row["rank"] for row in self.standings
                   if row.get("games", 0) > 0}
         await self.store.set_places(self.row.id, places)
-        self.standings = standings
         await self._set(status="finished", finished_at=now)
         log.info("tournament %s finished: %d entrants, %d games", self.row.id,
                  len(self.entrants), len(self.games))
