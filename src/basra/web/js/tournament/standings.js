@@ -12,12 +12,14 @@ import { nameOf, playing, rows, tableOf, usernameOf } from "./model.js";
 /** A link the page follows in place (one delegated listener: the regions are morphed). */
 export const pageLink = (href, attrs, ...children) => h("a", { href, ...attrs, dataset: { ...(attrs && attrs.dataset), nav: "" } }, ...children);
 
-/** Points as people write them: 2, 1½, ½. */
+/** Points as people write them: 2, 1½, ½ (a fraction isolated left to right, so a right to
+ * left page does not read "½1"). */
 export function points(x) {
   const n = Number(x) || 0;
   if (Number.isInteger(n)) return num(n);
   const whole = Math.floor(n);
-  return Math.abs(n - whole - 0.5) < 1e-9 ? `${whole ? num(whole) : ""}½` : num(Math.round(n * 100) / 100);
+  const text = Math.abs(n - whole - 0.5) < 1e-9 ? `${whole ? num(whole) : ""}½` : num(Math.round(n * 100) / 100);
+  return `\u2066${text}\u2069`;
 }
 
 const watchLabel = (names) => t("tournament.watch_label", { names });
