@@ -1,10 +1,11 @@
 // The page's entry: the rules (variants.js fetches GET /api/variants once, before anything
 // else runs), language, header (its account link: "Sign in", or the account's username),
 // and the router that shows one page at a time (/, /join/CODE, /table/ID, /rules,
-// /rules/VARIANT, /history, /live, /tv, /replay, /replay/ID, /leaderboard, /leaderboard/VARIANT, /players/NAME, /account,
-// /sign-in). Each page module exports mount(container, params) returning {unmount(),
-// relabel()}. Only the lobby comes with the first load: the other pages (and the table's
-// stylesheets) load when their route opens.
+// /rules/VARIANT, /history, /live, /tv, /replay, /replay/ID, /leaderboard,
+// /leaderboard/VARIANT, /players/NAME, /account, /sign-in, /tournaments, /tournament/ID).
+// Each page module exports mount(container, params) returning {unmount(), relabel()}.
+// Only the lobby comes with the first load: the other pages (and the table's stylesheets)
+// load when their route opens.
 
 import { h, replace } from "./lib/dom.js";
 import { LANGUAGES, currentLanguage, initialLanguage, onLanguageChange, setLanguage, t } from "./lib/i18n.js";
@@ -39,6 +40,8 @@ function route(pathname) {
   if (parts[0] === "leaderboard") return { load: () => import("./pages/leaderboard.js"), params: { variant: parts[1] || "" }, nav: "leaderboard", title: "page.title.leaderboard" };
   if (parts[0] === "players" && parts[1]) return { load: () => import("./pages/profile.js"), params: { name: parts[1] }, nav: "leaderboard", title: "page.title.profile", words: { name: parts[1] } };
   if (parts[0] === "live" && parts.length === 1) return { load: () => import("./pages/live.js"), params: {}, nav: "live", title: "page.title.live" };
+  if (parts[0] === "tournaments" && parts.length === 1) return { load: () => import("./pages/tournaments.js"), params: {}, nav: "tournaments", title: "page.title.tournaments" };
+  if (parts[0] === "tournament" && parts[1] && parts.length === 2) return { load: () => import("./pages/tournament.js"), params: { id: parts[1] }, nav: "tournaments", title: "page.title.tournament" };
   if (parts[0] === "tv" && parts.length === 1) return { load: () => import("./pages/tv.js"), params: {}, nav: "live", title: "page.title.tv" };
   if (parts[0] === "replay" && parts.length <= 2) return { load: () => import("./pages/replay.js"), params: { id: parts[1] || "" }, nav: "history", title: "page.title.replay" };
   if (parts[0] === "account" && parts.length === 1) return { load: () => import("./pages/account.js"), params: {}, nav: "account", title: "page.title.account" };

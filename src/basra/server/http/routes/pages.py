@@ -1,9 +1,10 @@
 """The browser client: its files under ``/static`` (:mod:`basra.server.http.static`), and the
 page for each of its own paths (``/``, ``/join/CODE``, ``/table/ID``, ``/rules``,
-``/history``), which the client routes itself (no build step: docs/CLIENT.md). The server
-fills in each page's title, description and link-preview tags (an invite names who
-invites), the static prefix and the ``<noscript>`` text; a bad invite and an unknown path
-get a page of their own before any script runs. Also the web app manifest, the service
+``/history``, ``/tournaments``, ``/tournament/ID``, ...: ``PAGES``), which the client routes
+itself (no build step: docs/CLIENT.md). The server fills in each page's title, description
+and link-preview tags (an invite names who invites), the static prefix and the
+``<noscript>`` text; a bad invite and an unknown path get a page of their own before any
+script runs. Also the web app manifest, the service
 worker and the offline page it shows."""
 
 from __future__ import annotations
@@ -30,12 +31,14 @@ WEB_DIR = Path(__file__).resolve().parents[3] / "web"
 
 PAGES = ("/", "/table/{table_id}", "/rules", "/rules/{variant}", "/history",
          "/players/{name}", "/leaderboard", "/leaderboard/{variant}", "/account", "/sign-in",
-         "/live", "/tv", "/replay", "/replay/{table_id}")
+         "/live", "/tv", "/replay", "/replay/{table_id}", "/tournaments",
+         "/tournament/{tournament_id}")
 TITLES = (("/rules", "page.title.rules"), ("/history", "page.title.history"),
           ("/table/", "page.title.table"), ("/account", "page.title.account"),
           ("/sign-in", "page.title.signin"), ("/players/", "page.title.profile"),
           ("/leaderboard", "page.title.leaderboard"), ("/live", "page.title.live"),
-          ("/tv", "page.title.tv"), ("/replay", "page.title.replay"))
+          ("/tv", "page.title.tv"), ("/replay", "page.title.replay"),
+          ("/tournaments", "page.title.tournaments"), ("/tournament/", "page.title.tournament"))
 """Each page's title key, by the start of its path (the lobby's: ``app.title``)."""
 LANGUAGES = ("en", "ar", "fr", "sr")
 RIGHT_TO_LEFT = frozenset({"ar"})

@@ -1,5 +1,6 @@
 """Tables over HTTP: play a bot, open a private table, join one by invite code, fill a seat
-with a bot, and a table's public info and match record (live or from the store)."""
+with a bot, and a table's public info (with its event's id at a tournament's table) and
+match record (live or from the store)."""
 
 from __future__ import annotations
 
@@ -79,7 +80,10 @@ async def table_info(table_id: str, request: Request, lobby: LobbyDep,
                      me: MaybePlayer) -> dict[str, Any]:
     limit_rebuild(request, table_id)
     table = await lobby.any_table(table_id)
-    return table_out(table, table.seat_of_player(me.id if me else None))
+    out = table_out(table, table.seat_of_player(me.id if me else None))
+    if table.row.tournament_id is not None:
+        out["tournament_id"] = table.row.tournament_id
+    return out
 
 
 @router.get("/api/tables/{table_id}/record")

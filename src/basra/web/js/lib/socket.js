@@ -5,7 +5,8 @@
 // only die later), so the page says so. The server answers every new connection with a full
 // snapshot, so nothing else is needed to resume. A `closed` message (the table left the
 // server's memory: it is over) ends it for good: no reconnecting after that; so does a close
-// with code 4401 (the session the socket was opened with ended: signed out).
+// with code 4401 (the session the socket was opened with ended: signed out). A tournament's
+// socket (TournamentSocket, at the end) is the same with another address and first message.
 
 const DELAYS = [500, 1000, 2000, 3000];
 /** The close code of a socket whose session ended (signed out elsewhere...): never retried. */
@@ -38,7 +39,21 @@ export class TableSocket {
     const scheme = location.protocol === "https:" ? "wss:" : "ws:";
     // A player's token goes in the first message (hello), never in the address.
     const query = this.token ? "?auth=1" : "";
-    return `${scheme}//${location.host}/ws/tables/${encodeURIComponent(this.tableId)}${query}`;
+    return `${scheme}//${location.host}${this.path()}${query}`;
+  }
+
+  path() {
+    return `/ws/tables/${encodeURIComponent(this.tableId)}`;
+  }
+
+  /** Whether `message` says the connection is up (the table's welcome). */
+  opens(message) {
+    return message.type === "welcome";
+  }
+
+  /** Whether `message` says there is nothing to connect to (never retried). */
+  gone(message) {
+    return message.type === "error" && message.code === "table/not_found";
   }
 
   isOpen() {
@@ -68,11 +83,11 @@ export class TableSocket {
       this.lastHeard = Date.now();
       let message;
       try { message = JSON.parse(event.data); } catch { return; }
-      if (message.type === "welcome") {
+      if (this.opens(message)) {
         this.attempt = 0;
         this.handlers.onStatus("open", {});
       }
-      if (message.type === "error" && message.code === "table/not_found") {
+      if (this.gone(message)) {
         this.stopped = true;
         this.handlers.onStatus("gone", {});
       }
@@ -169,4 +184,24 @@ export class TableSocket {
       try { ws.close(code); } catch { /* already closed */ }
     }
   }
+}
+
+/** A tournament's socket (/ws/tournaments/ID, docs/PROTOCOL.md "Tournaments"): the same
+ * hello, reconnecting and giving up; its first message is the event's whole state
+ * (`tournament`). The event's socket answers no ping (the server's own websocket pings keep
+ * it open), so none is sent and a quiet event is not taken for a dead connection. */
+export class TournamentSocket extends TableSocket {
+  path() {
+    return `/ws/tournaments/${encodeURIComponent(this.tableId)}`;
+  }
+
+  opens(message) {
+    return message.type === "tournament";
+  }
+
+  gone(message) {
+    return message.type === "error" && message.code === "tournament/not_found";
+  }
+
+  startPinging() { /* nothing: see above */ }
 }

@@ -9,6 +9,7 @@
 // of view.legal are ever sent, with the state's version (table/playing.js, docs/BROWSER.md).
 // Phrases: table/phrases.js. Basra TV mounts it with `tv: true` (a spectator, no rematch
 // followed, `onEnd`).
+// A tournament's table leads back to its event when the match ends (table/back.js).
 
 import { morph, reducedMotion } from "../lib/dom.js";
 import { t } from "../lib/i18n.js";
@@ -40,6 +41,7 @@ import { muted, setMuted } from "../table/sound.js";
 import { guardLeaving } from "../table/leave.js";
 import { openRules } from "../table/rulesheet.js";
 import { heard, keptSayings, renderSay } from "../table/phrases.js";
+import { followEvent } from "../table/back.js";
 
 /** Each region of the layout (its key in buildLayout's elements) and its renderer, in the
  * order the redraw builds them; every renderer is (state, ctx) => the region's new content
@@ -85,6 +87,8 @@ class TablePage {
     /** Whether the next state is a new connection's first (after its welcome). */
     this.newConnection = true;
     this.onVisibility = () => tellHidden(this);
+    /** A tournament's table: its event and the way back (table/back.js). */
+    this.event = undefined;
   }
 
   // ---------------------------------------------------------------- life
@@ -156,7 +160,7 @@ class TablePage {
     const focusKey = active && active.dataset ? active.dataset.focusKey : null;
     const ctx = {
       ev: this.ev, now: performance.now(), wallNow: Date.now(), online: navigator.onLine !== false,
-      focusCard: active && el.hand.contains(active) ? active.dataset.card : null,
+      focusCard: active && el.hand.contains(active) ? active.dataset.card : null, event: this.event,
     };
     for (const [region, render] of REGIONS) morph(el[region], render(st, ctx));
     if (!st.game) return;
@@ -280,6 +284,7 @@ class TablePage {
     // The breakdown is shown once the last play has flown to its pile.
     if (st.overlayDue && st.overlayDue !== before.overlayDue) this.dueOverlay(prev && !reducedMotion() ? OVERLAY_WAIT : 0);
     verifyRevealed(this);
+    followEvent(this);
     if (["finished", "abandoned"].includes(S.table(st).status)) this.ended(S.table(st).status);
   }
 

@@ -2,7 +2,7 @@
 // next round waits, Continue, the countdown and who is still looking) and the match end
 // (winner, totals, each player's rating change in a rated match, or that it was not rated
 // when it ended before both had played, the last round, rematch,
-// the record and its replay; who resigned). Buttons act through data-action ("ready", "close-overlay", "rematch",
+// the record and its replay; who resigned; a tournament's match: back to the event). Buttons act through data-action ("ready", "close-overlay", "rematch",
 // "fair-details", "nav").
 
 import { h } from "../lib/dom.js";
@@ -15,6 +15,7 @@ import { mySide, myTurn, nextRoundInfo, readied, table, view } from "./state.js"
 import { breakdownTable } from "./breakdown.js";
 import { seatName, sideName, trophy } from "./names.js";
 import { verdictDetail, verdictTitle } from "./fairpanel.js";
+import { backLink } from "./back.js";
 
 function totalsTable(st, totals, winner) {
   const me = mySide(st);
@@ -50,7 +51,7 @@ function ratingChanges(st) {
     })));
 }
 
-function matchEnd(st, o, breakdown) {
+function matchEnd(st, o, breakdown, ctx) {
   const v = view(st);
   const tb = table(st);
   const won = v.winner !== null && v.winner === mySide(st);
@@ -70,7 +71,12 @@ function matchEnd(st, o, breakdown) {
   const asked = me && me.rematch;
   const others = tb.players.filter((p) => p.kind === "human" && p.seat !== st.seat);
   const actions = [];
-  if (tb.rematch_table) {
+  // A tournament's match: back to the event (it pairs the players again), no rematch.
+  const event = tb.kind === "tournament";
+  if (event) {
+    const back = backLink(ctx);
+    if (back) actions.push(back);
+  } else if (tb.rematch_table) {
     actions.push(h("a", { class: "btn primary", href: `/table/${encodeURIComponent(tb.rematch_table)}`, dataset: { autofocus: "", focusKey: "go-rematch", action: "nav" } }, t("end.go_rematch")));
   } else if (st.seat !== null && !st.closed) {
     actions.push(h("button", { class: "btn primary", type: "button", disabled: !!asked, dataset: { autofocus: "", focusKey: "rematch", action: "rematch" } }, asked ? t("end.rematch_waiting") : t("end.rematch")));
@@ -81,7 +87,7 @@ function matchEnd(st, o, breakdown) {
   }
   actions.push(h("a", { class: "btn ghost", href: "/", dataset: { action: "nav" } }, t("nav.lobby")));
   body.push(h("div", { class: "overlay-actions" }, actions));
-  if (others.length && !st.closed && st.seat !== null) {  // a spectator has no rematch to wait for
+  if (others.length && !st.closed && st.seat !== null && !event) {  // a spectator has no rematch to wait for
     body.push(h("ul", { class: "rematch-list" }, others.map((p) => h("li", null, playerName(p, tb.players), " — ", p.rematch ? t("end.wants_rematch") : t("end.no_answer")))));
   }
   if (st.closed) body.push(h("p", { class: "hint closed-note", dataset: { notice: "closed" } }, t("end.closed")));
@@ -135,7 +141,7 @@ export function renderOverlay(st, ctx) {
   const o = st.overlay;
   if (!o || !st.game) return h("div", { class: "overlay-host", hidden: true });
   const breakdown = roundBreakdown(view(st), { index: o.index, round: o.round });
-  const body = o.kind === "match" ? matchEnd(st, o, breakdown) : roundEnd(st, o, breakdown, ctx);
+  const body = o.kind === "match" ? matchEnd(st, o, breakdown, ctx) : roundEnd(st, o, breakdown, ctx);
   return h("div", { class: "overlay-host" },
     h("div", { class: "overlay-backdrop" },
       h("div", { class: ["overlay-card", `overlay-${o.kind}`], role: "dialog", "aria-modal": "false", "aria-labelledby": "overlay-title", dataset: { key: `overlay-${o.kind}-${o.round}` } }, body)));
