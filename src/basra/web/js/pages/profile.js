@@ -1,6 +1,7 @@
 // /players/NAME: an account's profile from GET /api/players/NAME — its ratings (one per
 // variant, "1500?" while provisional) with their history drawn as an SVG chart, its
-// games, wins, draws and losses, basras and points per round, and its recent matches
+// games, wins, draws and losses, basras and points per round, its tournament trophies, and
+// its recent matches
 // (each with its replay and its record to download, rivals that are accounts linked to
 // their profiles).
 
@@ -66,7 +67,8 @@ export function mount(container, params) {
     setPageTitle(t("profile.page_title", { name: data.nickname }));
     const ratings = ratingsSection(data);
     chart = ratings.chart;
-    replace(container, header(data), ratings.section, statsSection(data), recentSection(data));
+    replace(container, header(data), ratings.section, trophiesSection(data), statsSection(data),
+      recentSection(data));
     if (chart) chart.start();
   };
 
@@ -145,6 +147,19 @@ function statsSection(p) {
       figure("basras_per_round", p.basras_per_round, "basras"),
       figure("points_per_round", p.points_per_round, "points")),
     perRound ? h("p", { class: "hint" }, perRound) : null);
+}
+
+/** The tournaments it finished on the podium (none: no section). */
+function trophiesSection(p) {
+  const won = p.trophies || [];
+  if (!won.length) return null;
+  const MEDALS = ["🥇", "🥈", "🥉"];
+  return h("section", { class: "profile-section", "aria-labelledby": "profile-trophies" },
+    h("h2", { id: "profile-trophies" }, t("profile.trophies")),
+    h("ul", { class: "history-list profile-trophies" }, won.map((w) => h("li", null,
+      h("span", { "aria-hidden": "true" }, MEDALS[w.place - 1] || ""), " ",
+      link(`/tournament/${encodeURIComponent(w.tournament)}`, null, h("bdi", null, w.name)), " ",
+      h("span", { class: "muted" }, fill("profile.trophy_place", { place: num(w.place), variant: t(`variant.${w.variant}.name`) }))))));
 }
 
 function recentSection(p) {

@@ -3,7 +3,8 @@
 // (STATE, the first of every connection) replaces everything; `standings` rows replace
 // those of the same entrant (a delta: the rows not named stay as they were); `pairings`
 // adds the matches begun and drops the ones decided; `event` replaces the event. The rows
-// are read in rank order (`rows`), the matches being played in the order they began.
+// are read in the server's order (`rows`, ranks numbered again: a delta leaves out the rows
+// whose rank alone moved), the matches being played in the order they began.
 
 export function initialState() {
   return { event: null, standings: new Map(), playing: new Map(), v: 0, connections: 0 };
@@ -36,9 +37,24 @@ export function receive(state, m) {
   }
 }
 
-/** The standings in rank order (then by name, for rows that share a rank). */
+/** Each format's order of the standings, as the server's (docs/PROTOCOL.md): the rows a
+ * delta does not name keep their numbers but may move, so the page orders them itself. */
+const ORDER = {
+  arena: ["score", "performance", "rating"],
+  swiss: ["score", "buchholz", "sonneborn_berger", "rating"],
+};
+
+/** The standings in order, each row with its rank (1, 2, 3...) as the page shows it. */
 export function rows(state) {
-  return [...state.standings.values()].sort((a, b) => (a.rank - b.rank) || String(a.name).localeCompare(String(b.name)));
+  const keys = ORDER[state.event && state.event.format] || ORDER.arena;
+  const sorted = [...state.standings.values()].sort((a, b) => {
+    for (const key of keys) {
+      const d = (Number(b[key]) || 0) - (Number(a[key]) || 0);
+      if (d) return d;
+    }
+    return String(a.entrant) < String(b.entrant) ? -1 : String(a.entrant) > String(b.entrant) ? 1 : 0;
+  });
+  return sorted.map((row, i) => (row.rank === i + 1 ? row : { ...row, rank: i + 1 }));
 }
 
 /** The matches being played, oldest first. */
