@@ -28,7 +28,8 @@ def test_an_arena_of_sixteen_is_played_to_the_end(tmp_path: Any) -> None:
         event = await an_event(base, http, owner, format="arena", minutes=1, rated=False,
                                variant="egyptian", length="short")
         assert event["status"] == "upcoming" and event["length"] == "short"
-        guests = [await new_guest(base, http, f"Player {n}") for n in range(16)]
+        guests = [await an_account(base, http, "Zeina")]  # an account: its profile
+        guests += [await new_guest(base, http, f"Player {n}") for n in range(1, 16)]
         entrants = [Entrant(g, event["id"]) for g in guests]
         for entrant in entrants:
             await entrant.join(http)
@@ -88,5 +89,11 @@ def test_an_arena_of_sixteen_is_played_to_the_end(tmp_path: Any) -> None:
         heard = Counter(m["type"] for m in entrants[0].heard)
         assert heard["tournament"] == 1 and heard["standings"] >= 1 and heard["paired"] >= 2
         assert final["event"]["provisional"]
+
+        # The podium's accounts have a trophy on their profile.
+        profile = (await http.get(f"{base}/api/players/zeina")).json()
+        rank = by_id[guests[0].player_id]["rank"]
+        assert [(t["tournament"], t["place"]) for t in profile["trophies"]] == (
+            [(event["id"], rank)] if rank <= 3 else [])
 
     serve(tmp_path, scenario, **SETTINGS)
