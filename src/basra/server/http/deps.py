@@ -9,10 +9,11 @@ import asyncio
 import contextlib
 import time
 from collections import OrderedDict
+from collections.abc import AsyncIterator
 from dataclasses import dataclass, field
 from typing import Annotated
 
-from fastapi import Depends, Header
+from fastapi import Depends, Header, WebSocket
 from redis.asyncio import Redis
 from starlette.requests import HTTPConnection
 
@@ -21,10 +22,16 @@ from basra.server.identity.accounts import SignInLimiter
 from basra.server.identity.guests import token_hash
 from basra.server.identity.hashing import Hashing
 from basra.server.identity.sessions import require_proof
-from basra.server.limits import AddressBuckets, AddressLimit, SocketCounts
+from basra.server.limits import (
+    AddressBuckets,
+    AddressLimit,
+    SocketCounts,
+    address_key,
+    client_address,
+)
 from basra.server.lobby.tables import Lobby
 from basra.server.tournaments.service import Tournaments
-from basra.server.wire.errors import ApiError
+from basra.server.wire.errors import ApiError, error_response
 from basra.store.base import SESSION_TOUCH, PlayerRow, SessionRow, StoreError
 from basra.store.ports import Store
 
@@ -176,6 +183,25 @@ def get_tournaments(conn: HTTPConnection) -> Tournaments:
     tournaments = services(conn).tournaments
     assert tournaments is not None, "the tournaments open with the app's lifespan"
     return tournaments
+
+
+@contextlib.asynccontextmanager
+async def socket_slot(websocket: WebSocket) -> AsyncIterator[bool]:
+    """One of the address's open sockets (section 5's limit) for the socket's life: whether
+    it was admitted (if not, the handshake was refused with ``rate/limited`` and a
+    ``Retry-After``)."""
+    sockets = get_guards(websocket).sockets
+    address = address_key(client_address(websocket.scope))
+    if not sockets.acquire(address):
+        await websocket.send_denial_response(error_response(
+            "rate/limited", "too many open connections from your address",
+            headers={"Retry-After": "10"}))
+        yield False
+        return
+    try:
+        yield True
+    finally:
+        sockets.release(address)
 
 
 def limit(conn: HTTPConnection, kind: str, what: str | None = None) -> None:

@@ -20,6 +20,7 @@ from basra.server.http.deps import (
     get_store,
     limit_rebuild,
     player_of,
+    socket_slot,
 )
 from basra.server.identity.guests import token_hash
 from basra.server.limits import TokenBucket, address_key, client_address
@@ -37,7 +38,7 @@ from basra.server.wire.client_messages import (
     error_message,
     parse_client_message,
 )
-from basra.server.wire.errors import RateLimited, error_response
+from basra.server.wire.errors import RateLimited
 from basra.server.wire.server_messages import Closed, Error, ServerMessage, Welcome, encode
 from basra.store.base import PlayerRow
 
@@ -63,14 +64,9 @@ async def table_socket(websocket: WebSocket, table_id: str, auth: str | None = N
     """A player's socket is opened with ``?auth=1`` and sends its session token as its first
     message, ``{"type": "hello", "token": ...}``: never in the address, which proxies and
     browsers keep in their logs and histories. A socket without ``auth`` is a spectator's."""
-    sockets = get_guards(websocket).sockets
-    address = address_key(client_address(websocket.scope))
-    if not sockets.acquire(address):
-        await websocket.send_denial_response(error_response(
-            "rate/limited", "too many open connections from your address",
-            headers={"Retry-After": "10"}))
-        return
-    try:
+    async with socket_slot(websocket) as admitted:
+        if not admitted:
+            return
         await websocket.accept()
         if token:
             await _refuse(websocket, "auth/token_in_url", "send the session token in the "
@@ -95,8 +91,6 @@ async def table_socket(websocket: WebSocket, table_id: str, auth: str | None = N
             await _play(websocket, table, who, account)
         else:  # another process runs it
             await _forward(websocket, table, who, account)
-    finally:
-        sockets.release(address)
 
 
 async def hello_token(websocket: WebSocket) -> str:

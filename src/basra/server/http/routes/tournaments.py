@@ -23,6 +23,7 @@ from basra.server.http.deps import (
     get_tournaments,
     limit,
     player_of,
+    socket_slot,
 )
 from basra.server.http.routes.play_socket import HELLO_SECONDS, hello_token
 from basra.server.limits import address_key, client_address
@@ -32,7 +33,6 @@ from basra.server.tournaments.service import Tournaments
 from basra.server.tournaments.spec import EventSpec, TournamentError
 from basra.server.tournaments.views import event_json
 from basra.server.wire.client_messages import ProtocolError
-from basra.server.wire.errors import error_response
 
 router = APIRouter()
 
@@ -132,18 +132,10 @@ async def tournament_socket(websocket: WebSocket, tournament_id: str,
     """An event's page: ``?auth=1`` and a ``hello`` first (as a table's socket) for a
     player, whose open page makes them present (paired); without it, a watcher. The
     first message is the whole event (``tournament``), then its news."""
-    guards = get_guards(websocket)
-    address = address_key(client_address(websocket.scope))
-    if not guards.sockets.acquire(address):
-        await websocket.send_denial_response(error_response(
-            "rate/limited", "too many open connections from your address",
-            headers={"Retry-After": "10"}))
-        return
-    try:
-        await websocket.accept()
-        await _watch(websocket, tournament_id, auth is not None)
-    finally:
-        guards.sockets.release(address)
+    async with socket_slot(websocket) as admitted:
+        if admitted:
+            await websocket.accept()
+            await _watch(websocket, tournament_id, auth is not None)
 
 
 async def _watch(websocket: WebSocket, tournament_id: str, auth: bool) -> None:

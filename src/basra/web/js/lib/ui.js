@@ -178,3 +178,52 @@ export function withNext(path) {
   const next = nextPath();
   return next ? `${path}?next=${encodeURIComponent(next)}` : path;
 }
+
+/** Ask `ask()` now (`poll()`) and then every `every` ms while the page is shown: `got` gets
+ * each answer, `failed` is told of each failure; an answer asked for before a newer one is
+ * dropped. Nothing is asked while the tab is hidden; showing it asks at once. `stop()` ends
+ * it (the page unmounts). */
+export function visiblePoll(ask, got, failed, every) {
+  let timer = 0;
+  let asking = 0;
+  let alive = true;
+  const schedule = () => {
+    clearTimeout(timer);
+    if (alive && !document.hidden) timer = setTimeout(poll, every);
+  };
+  async function poll() {
+    clearTimeout(timer);
+    if (!alive || document.hidden) return;
+    const ticket = ++asking;
+    try {
+      const answer = await ask();
+      if (!alive || ticket !== asking) return;
+      got(answer);
+    } catch {
+      if (!alive || ticket !== asking) return;
+      failed();
+    }
+    schedule();
+  }
+  const onVisibility = () => (document.hidden ? clearTimeout(timer) : poll());
+  document.addEventListener("visibilitychange", onVisibility);
+  return {
+    poll,
+    stop() {
+      alive = false;
+      clearTimeout(timer);
+      document.removeEventListener("visibilitychange", onVisibility);
+    },
+  };
+}
+
+/** A plain click on one of `container`'s in-page links (`a[data-nav]`) opens its page
+ * without a reload; whether it did. */
+export function followNav(container, event) {
+  const a = event.target.closest ? event.target.closest("a[data-nav]") : null;
+  if (!a || !container.contains(a)) return false;
+  if (event.defaultPrevented || event.button !== 0 || event.metaKey || event.ctrlKey || event.shiftKey || event.altKey) return false;
+  event.preventDefault();
+  navigate(a.getAttribute("href"));
+  return true;
+}

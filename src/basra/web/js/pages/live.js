@@ -11,7 +11,7 @@ import { num, t } from "../lib/i18n.js";
 import * as apiModule from "../lib/api.js";
 import { loadPrefs, savePrefs } from "../lib/prefs.js";
 import { sideCount, sideOf, variantOf } from "../lib/variants.js";
-import { loadStyle, navigate, playerName, spinner } from "../lib/ui.js";
+import { followNav, loadStyle, playerName, spinner, visiblePoll } from "../lib/ui.js";
 
 const STYLE = new URL("../../css/live.css", import.meta.url);
 /** How often the list is asked for while the page is visible (the server's answer is at most
@@ -88,8 +88,6 @@ export function mount(container) {
   let matches = null;
   let failed = false;
   let alive = true;
-  let timer = 0;
-  let asking = 0;
   container.classList.add("page", "live-page");
   const list = h("div", { class: "live-list" });
   const sorter = h("div", { class: "live-order" });
@@ -124,32 +122,10 @@ export function mount(container) {
     drawList();
   };
 
-  const schedule = () => {
-    clearTimeout(timer);
-    if (alive && !document.hidden) timer = setTimeout(poll, POLL_MS);
-  };
+  const poller = visiblePoll(() => apiModule.request("GET", `/api/live?order=${order}`),
+    (answer) => { matches = Array.isArray(answer && answer.matches) ? answer.matches : []; failed = false; drawList(); },
+    () => { failed = true; drawList(); }, POLL_MS);
 
-  async function poll() {
-    clearTimeout(timer);
-    if (!alive || document.hidden) return;
-    const ticket = ++asking;
-    try {
-      const answer = await apiModule.request("GET", `/api/live?order=${order}`);
-      if (!alive || ticket !== asking) return;
-      matches = Array.isArray(answer && answer.matches) ? answer.matches : [];
-      failed = false;
-    } catch {
-      if (!alive || ticket !== asking) return;
-      failed = true;
-    }
-    drawList();
-    schedule();
-  }
-
-  const onVisibility = () => {
-    if (document.hidden) clearTimeout(timer);
-    else poll();
-  };
   const onClick = (event) => {
     const button = event.target.closest ? event.target.closest("[data-order]") : null;
     if (button && sorter.contains(button)) {
@@ -157,27 +133,21 @@ export function mount(container) {
       order = button.dataset.order;
       savePrefs({ liveOrder: order });
       drawSorter();
-      poll();
+      poller.poll();
       return;
     }
-    const a = event.target.closest ? event.target.closest("a[data-nav]") : null;
-    if (!a || !container.contains(a)) return;
-    if (event.defaultPrevented || event.button !== 0 || event.metaKey || event.ctrlKey || event.shiftKey || event.altKey) return;
-    event.preventDefault();
-    navigate(a.getAttribute("href"));
+    followNav(container, event);
   };
 
   render();
   container.addEventListener("click", onClick);
-  document.addEventListener("visibilitychange", onVisibility);
   loadStyle(STYLE);
-  poll();
+  poller.poll();
   return {
     unmount() {
       alive = false;
-      clearTimeout(timer);
+      poller.stop();
       container.removeEventListener("click", onClick);
-      document.removeEventListener("visibilitychange", onVisibility);
     },
     relabel: render,
   };

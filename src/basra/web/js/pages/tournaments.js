@@ -8,7 +8,7 @@
 import { h, morph, replace } from "../lib/dom.js";
 import { t } from "../lib/i18n.js";
 import { cachedMe, onSession, request } from "../lib/api.js";
-import { loadStyle, navigate, spinner } from "../lib/ui.js";
+import { followNav, loadStyle, navigate, spinner, visiblePoll } from "../lib/ui.js";
 import { eventChips, standingTag, dateAndTime, timeOfDay } from "../tournament/words.js";
 import { FRESH, newEventForm } from "../tournament/form.js";
 import { pageLink } from "../tournament/standings.js";
@@ -39,8 +39,6 @@ export function mount(container) {
   let listing = null;
   let failed = false;
   let alive = true;
-  let timer = 0;
-  let asking = 0;
   const values = { ...FRESH };
   container.classList.add("page", "tour-list-page");
   const lists = h("div", { class: "tour-lists" });
@@ -85,43 +83,16 @@ export function mount(container) {
     drawLists();
   };
 
-  const schedule = () => {
-    clearTimeout(timer);
-    if (alive && !document.hidden) timer = setTimeout(poll, POLL_MS);
-  };
+  const poller = visiblePoll(() => request("GET", "/api/tournaments"),
+    (answer) => { listing = answer || {}; failed = false; drawLists(); },
+    () => { failed = true; drawLists(); }, POLL_MS);
 
-  async function poll() {
-    clearTimeout(timer);
-    if (!alive || document.hidden) return;
-    const ticket = ++asking;
-    try {
-      const answer = await request("GET", "/api/tournaments");
-      if (!alive || ticket !== asking) return;
-      listing = answer || {};
-      failed = false;
-    } catch {
-      if (!alive || ticket !== asking) return;
-      failed = true;
-    }
-    drawLists();
-    schedule();
-  }
-
-  const onVisibility = () => {
-    if (document.hidden) clearTimeout(timer);
-    else poll();
-  };
   const onClick = (event) => {
-    const a = event.target.closest ? event.target.closest("a[data-nav]") : null;
-    if (!a || !container.contains(a)) return;
-    if (event.defaultPrevented || event.button !== 0 || event.metaKey || event.ctrlKey || event.shiftKey || event.altKey) return;
-    event.preventDefault();
-    navigate(a.getAttribute("href"));
+    followNav(container, event);
   };
 
   render();
   container.addEventListener("click", onClick);
-  document.addEventListener("visibilitychange", onVisibility);
   const ticker = setInterval(drawLists, 1000);
   const unlisten = onSession(() => {
     // Only a change of account redraws the form (what is typed is kept in `values`).
@@ -129,15 +100,14 @@ export function mount(container) {
     if (account !== !!maker.querySelector("form")) drawMaker();
   });
   loadStyle(STYLE);
-  poll();
+  poller.poll();
   return {
     unmount() {
       alive = false;
-      clearTimeout(timer);
+      poller.stop();
       clearInterval(ticker);
       unlisten();
       container.removeEventListener("click", onClick);
-      document.removeEventListener("visibilitychange", onVisibility);
     },
     relabel: render,
   };
