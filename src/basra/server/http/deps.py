@@ -63,6 +63,12 @@ class SessionTouches:
         self.pending.add(task)
         task.add_done_callback(self.pending.discard)
 
+    def fresh(self, hashed: str, now: float | None = None) -> None:
+        """A session made just now: its ``last_seen_at`` is now already, so its first uses
+        write nothing (as if touched)."""
+        self.last[hashed] = time.monotonic() if now is None else now
+        self.last.move_to_end(hashed)
+
     @staticmethod
     async def _touch(store: Store, hashed: str) -> None:
         # On failure the next use tries again within the hour; nothing is lost.

@@ -10,7 +10,7 @@ from typing import Any
 from fastapi import APIRouter, Request
 from pydantic import BaseModel, Field
 
-from basra.server.http.deps import Player, StoreDep, limit
+from basra.server.http.deps import Player, StoreDep, get_guards, limit
 from basra.server.identity.accounts import me_json
 from basra.server.identity.guests import clean_nickname, new_token, token_hash
 from basra.server.identity.names import friendly_name
@@ -40,6 +40,7 @@ async def guest(request: Request, store: StoreDep,
     limit(request, "guests")
     token = new_token()
     player = await store.create_player(new_id(), nickname, token_hash(token))
+    get_guards(request).touches.fresh(token_hash(token))
     return {"token": token, "player": {"id": player.id, "nickname": player.nickname}}
 
 

@@ -15,9 +15,11 @@ from basra.server.http.deps import (
     ProvedAccount,
     SettingsDep,
     StoreDep,
+    get_guards,
     get_settings,
 )
 from basra.server.identity.accounts import address_of, me_json
+from basra.server.identity.guests import token_hash
 from basra.server.identity.passkeys import (
     PASSKEYS_MAX,
     PasskeyError,
@@ -139,4 +141,5 @@ async def passkey_sign_in(body: PasskeySignInIn, request: Request, store: StoreD
         raise PasskeyError(unknown, "passkey/unknown")
     guards.sign_ins.succeeded(address, None, stamp, passkey=True)
     token, _ = await open_session(store, request.scope, player.id, "passkey")
+    get_guards(request).touches.fresh(token_hash(token))
     return {"token": token, "player": await me_json(store, player)}

@@ -31,6 +31,7 @@ from basra.server.identity.accounts import (
     me_json,
     username_key,
 )
+from basra.server.identity.guests import token_hash
 from basra.server.identity.sessions import fresh, open_session, proved, session_json, session_key
 from basra.server.wire.errors import ApiError
 from basra.store.base import PlayerRow
@@ -79,6 +80,7 @@ async def sign_in(body: SignInIn, request: Request, store: StoreDep,
     if checked.rehashed is not None:
         await store.set_password(found.player.id, checked.rehashed)
     token, _ = await open_session(store, request.scope, found.player.id, "password")
+    get_guards(request).touches.fresh(token_hash(token))
     return {"token": token, "player": await me_json(store, found.player)}
 
 
