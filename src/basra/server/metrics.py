@@ -89,8 +89,6 @@ PAIRING_WAVE = Histogram(
     "(an arena's wave) or of a Swiss round: choosing the pairs and building their rows, "
     "up to the store's write; not the write, nor the tables made after.",
     ["format"], buckets=FAST, registry=REGISTRY)
-TOURNAMENT_TABLES = Counter("basra_tournament_tables", "Tables made by tournaments here.",
-                            registry=REGISTRY)
 LEASE_EVENTS = ("acquired", "renewed_late", "lost", "adopted")
 """What may happen to a table's lease (cluster mode): this node took a table's lease,
 renewed it later than it should, lost it, or adopted a table whose node died."""

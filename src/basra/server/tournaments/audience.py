@@ -14,7 +14,7 @@ through Redis (:mod:`basra.server.cluster.tournaments`), with the same methods.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Protocol
 
 from basra.server.table.outbox import Outbox
@@ -27,8 +27,6 @@ class Watcher:
     tournament_id: str
     player_id: str | None
     outbox: Outbox
-    sent: int = field(default=0)
-    """How many messages it was given."""
 
 
 class Audience(Protocol):
@@ -48,9 +46,6 @@ class Audience(Protocol):
 
     async def present(self, tournament_id: str) -> set[str]:
         """The players with the event's page open now (on any node)."""
-
-    def watching(self, tournament_id: str) -> int:
-        """How many watchers the event has on this node."""
 
 
 class LocalAudience:
@@ -92,7 +87,6 @@ class LocalAudience:
             watchers = self.players.get(tournament_id, {}).get(player_id, ())
         for watcher in list(watchers):
             watcher.outbox.put(text)
-            watcher.sent += 1
 
     async def publish(self, tournament_id: str, text: str) -> None:
         self.deliver(tournament_id, text)
@@ -105,6 +99,3 @@ class LocalAudience:
 
     async def present(self, tournament_id: str) -> set[str]:
         return self.present_here(tournament_id)
-
-    def watching(self, tournament_id: str) -> int:
-        return len(self.watchers.get(tournament_id, ()))
