@@ -278,6 +278,7 @@ class Director:
                 self.free_since[entrant] = time.monotonic()
             for entrant in absent:
                 await self._pause(entrant)
+            self.snapshot_text = None
             await self.audience.publish(self.row.id, _text(
                 {"type": "pairings", "v": self.version, "done": [views.pairing_json(pairing)]}))
         return decided
@@ -418,6 +419,7 @@ class Director:
             if pairing.table_id is not None:
                 self.unmade.add(pairing.id)
         self.version += 1
+        self.snapshot_text = None
         await self.audience.publish(self.row.id, _text(
             {"type": "pairings", "v": self.version, "round": number,
              "add": [views.pairing_json(p) for p in rows]}))
