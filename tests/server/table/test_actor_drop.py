@@ -53,26 +53,28 @@ def test_a_dropped_player_is_played_by_their_bot_after_the_grace_period() -> Non
             state = back.of_type("state")[0]
             assert state["table"]["players"][0]["connected"]
             assert not state["table"]["players"][0]["bot_playing"]
-            await badr.until(lambda s: s["version"] >= state["version"])
-            made = by_bot_for(badr, 0)
-            told = [(p["round"], p["card"], p["take"]) for p in away["plays"]]
-            # (a bot play applied as the player came back may reach badr in the full
-            # state its return sends, not as a delta: at most that one is not in `made`)
-            assert told[:len(made)] == [(m["round"], m["card"], m["take"]) for m in made]
-            assert len(made) >= 3 and len(told) - len(made) <= 1
-            assert {p["reason"] for p in away["plays"]} == {"dropped"}
+            told = [(p["round"], p["card"], sorted(p["take"])) for p in away["plays"]]
+            reasons = [p["reason"] for p in away["plays"]]
+            # Their clock may have run out once before the drop (a loaded machine): those
+            # plays come first; the bot's plays for the dropped seat after.
+            assert set(reasons) <= {"clock", "dropped"}
+            assert reasons == sorted(reasons, key=lambda reason: reason == "dropped")
+            assert reasons.count("dropped") >= 3
 
             # They play on themselves (their bot is no longer asked).
             await badr.until(lambda s: any(m["seat"] == 0 and not m["by_bot"]
                                            for m in badr.of_type("played")[-4:]))
-            assert len(by_bot_for(badr, 0)) <= len(told)
         finally:
             await table.stop()
             for client in (amira, badr, back):
                 await client.close()
         stored = await store.load("t1")
         assert stored is not None
-        assert len([p for p in stored.plays if p.seat == 0 and p.by_bot]) == len(told)
+        # What they were told is what their bot played, in order, as stored.
+        mine = [p for p in stored.plays if p.seat == 0]
+        by_bot = [(p.round_number, p.card, sorted(p.take)) for p in mine if p.by_bot]
+        assert any(by_bot[i:i + len(told)] == told for i in range(len(by_bot)))
+        assert not mine[-1].by_bot  # and the last of the seat's plays is their own
 
     asyncio.run(scenario())
 
