@@ -12,6 +12,7 @@ from datetime import datetime
 from typing import Any
 
 from sqlalchemy import insert, select, update
+from sqlalchemy.engine import Connection
 from sqlalchemy.exc import IntegrityError
 
 from basra.store.base import AnalysisRow, StoreError
@@ -41,8 +42,9 @@ class SqlAnalyses(SqlPort):
     async def _claim_analysis(self, table_id: str, claim: str, iterations: int, seed: int,
                               stale_before: datetime) -> bool:
         moment = now()
-        async with self.sql.write(f"claim the analysis of {table_id}") as connection:
-            taken = await connection.execute(
+
+        def op(connection: Connection) -> bool:
+            taken = connection.execute(
                 update(analyses).where((analyses.c.table_id == table_id) & (
                     (analyses.c.status == "failed") | ((analyses.c.status == "running")
                                                        & (analyses.c.updated_at
@@ -51,15 +53,17 @@ class SqlAnalyses(SqlPort):
                         requested_at=moment, updated_at=moment, analysis=None, message=None))
             if taken.rowcount:
                 return True
-            exists = await connection.execute(
+            exists = connection.execute(
                 select(analyses.c.table_id).where(analyses.c.table_id == table_id))
             if exists.first() is not None:
                 return False
-            await connection.execute(insert(analyses).values(
+            connection.execute(insert(analyses).values(
                 table_id=table_id, status="running", claim=claim, iterations=iterations,
                 seed=seed,
                 requested_at=moment, updated_at=moment))
-        return True
+            return True
+
+        return await self.sql.transact(f"claim the analysis of {table_id}", op)
 
     async def update_analysis(self, table_id: str, claim: str, status: str,
                               analysis: dict[str, Any] | None = None,
@@ -67,9 +71,12 @@ class SqlAnalyses(SqlPort):
         values: dict[str, Any] = {"status": status, "updated_at": now()}
         if status != "running":
             values.update(analysis=analysis, message=message)
-        async with self.sql.write(f"store the analysis of {table_id}") as connection:
-            done = await connection.execute(
+
+        def op(connection: Connection) -> bool:
+            done = connection.execute(
                 update(analyses).where((analyses.c.table_id == table_id)
                                        & (analyses.c.claim == claim)
                                        & (analyses.c.status == "running")).values(**values))
-        return bool(done.rowcount)
+            return bool(done.rowcount)
+
+        return await self.sql.transact(f"store the analysis of {table_id}", op)

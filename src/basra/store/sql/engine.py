@@ -11,6 +11,27 @@
   (which sleeps in steps of up to 100 ms); the busy timeout is left for other processes.
 - **PostgreSQL** reads run in REPEATABLE READ, so a table's log is read as of one moment.
 
+**Every transaction in one go.** A port's reads and writes are plain functions of a
+synchronous SQLAlchemy ``Connection`` (:data:`WriteOp`, :data:`ReadOp`), and the engine runs
+each whole transaction at once:
+
+- on PostgreSQL with ``AsyncConnection.run_sync`` over asyncpg;
+- on SQLite, a write (a group commit: a few milliseconds for a hundred writes) runs right
+  in the event loop, on a connection of the standard ``sqlite3`` driver kept for it, and a
+  read in one of a few reader threads (WAL: readers never wait for the writer). With
+  aiosqlite each statement, BEGIN and COMMIT was a round trip through a busy loop (a group
+  commit of a burst of openings took 300 ms); with the write in a thread of its own, the
+  thread and the loop took the interpreter's lock from each other at every statement
+  (SQLite lets it go while it works) and a group commit of 2 ms took 20-50. Run in the loop
+  it takes its 2 ms and nothing waits (docs/BENCHMARKS.md, "The wave").
+
+  Two things could make a write in the loop stall everything, and neither does: the writer
+  connection never waits for SQLite's lock (``busy_timeout`` 0 on it): if another process
+  holds the database, the write is done in a thread that waits as long as
+  :data:`SQLITE_BUSY_TIMEOUT_MS`; and a disk whose commits are slow (over
+  :data:`SLOW_COMMIT_SECONDS` on average, a network volume's sync, say) moves every write
+  to that thread for good, with a warning in the log.
+
 :meth:`SqlEngine.open` runs the Alembic migrations in one write transaction that holds a
 lock first (an advisory lock on PostgreSQL, the write lock on SQLite): two servers started
 at once on a new database migrate it once, and the second finds it up to date.
@@ -20,12 +41,13 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import functools
 import logging
 import re
 import sqlite3
 import time
-from collections.abc import AsyncIterator, Awaitable, Callable, Mapping, Sequence
-from contextlib import AbstractAsyncContextManager, asynccontextmanager, nullcontext
+from collections.abc import Awaitable, Callable, Mapping, Sequence
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
@@ -36,10 +58,11 @@ from alembic.config import Config
 from alembic.runtime.migration import MigrationContext
 from alembic.util import CommandError
 from sqlalchemy import ColumnElement, Select, Table, event, insert, select, text, update
-from sqlalchemy.engine import Connection, Row
-from sqlalchemy.exc import SQLAlchemyError
-from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine, create_async_engine
-from sqlalchemy.pool import NullPool
+from sqlalchemy import create_engine as create_sync_engine
+from sqlalchemy.engine import Connection, Engine, Row
+from sqlalchemy.exc import OperationalError, SQLAlchemyError
+from sqlalchemy.ext.asyncio import AsyncEngine, create_async_engine
+from sqlalchemy.pool import NullPool, QueuePool
 
 from basra.store.base import PlayRow, StoreError
 from basra.store.schema import plays
@@ -59,6 +82,12 @@ SQLITE_PRAGMAS = (
 READ_ONLY = "basra_read_only"
 """Execution option of the connections that only read (SQLite begins them deferred)."""
 PING_TIMEOUT = 5.0
+SQLITE_READERS = 2
+"""Threads (and connections) that read SQLite beside its one writer (WAL: readers never
+wait for the writer)."""
+SLOW_COMMIT_SECONDS = 0.01
+"""A SQLite write in the event loop that takes longer than this on average (its commit's
+disk sync, mostly) moves SQLite's writes to a thread."""
 R = TypeVar("R")
 
 CommitHook = Callable[[str, float], None]
@@ -77,8 +106,11 @@ def operation_of(what: str) -> str:
     return " ".join([word for word in what.split() if not word.isdigit()][:2])
 
 
-WriteOp = Callable[[AsyncConnection], Awaitable[R]]
-"""A write's statements, run inside a transaction the store opens and commits."""
+WriteOp = Callable[[Connection], R]
+"""A write's statements, run inside a transaction the store opens and commits (in one go,
+off the event loop: it must not touch the loop or anything the loop changes)."""
+ReadOp = Callable[[Connection], R]
+"""A read's statements, run inside one read-only transaction (as :data:`WriteOp`)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -136,6 +168,19 @@ def create_engine(database: Database) -> AsyncEngine:
     if database.schema:
         connect_args["server_settings"] = {"search_path": database.schema}
     return create_async_engine(database.url, pool_pre_ping=True, connect_args=connect_args)
+
+
+def create_sqlite_engine(database: Database) -> Engine:
+    """The synchronous engine every SQLite transaction runs on: the standard ``sqlite3``
+    driver, a connection for the writer and each reader thread (:data:`SQLITE_READERS`),
+    each used by one thread at a time."""
+    url = database.url.set(drivername="sqlite+pysqlite")
+    engine = create_sync_engine(url, poolclass=QueuePool, pool_size=SQLITE_READERS + 1,
+                                max_overflow=SQLITE_READERS + 1,
+                                connect_args={"check_same_thread": False})
+    event.listen(engine, "connect", _sqlite_connect)
+    event.listen(engine, "begin", _sqlite_begin)
+    return engine
 
 
 def _sqlite_connect(dbapi_connection: Any, _record: Any) -> None:
@@ -199,34 +244,76 @@ def now() -> datetime:
 
 class SqlEngine:
     """One database's connections, shared by every port of a :class:`~basra.store.sql.SqlStore`:
-    read and write transactions, and the group commit that every write goes through."""
+    read and write transactions, each run in one go (see the module's docstring), and the
+    group commit that every write goes through."""
 
     def __init__(self, database: Database) -> None:
         self.database = database
         self._engine: AsyncEngine | None = None
-        self._writer: AbstractAsyncContextManager[Any] = (
-            asyncio.Lock() if database.is_sqlite else nullcontext())
+        self._sqlite: Engine | None = None
+        self._writer: ThreadPoolExecutor | None = None
+        self._readers: ThreadPoolExecutor | None = None
+        self._in_loop: Connection | None = None
+        """SQLite's connection for the writes run in the event loop (None: in a thread)."""
+        self._write_seconds = 0.0
+        """A moving average of how long a write in the loop takes."""
         self._pending: list[Pending] = []
         self._flusher: asyncio.Task[None] | None = None
 
     @property
+    def is_open(self) -> bool:
+        return self._sqlite is not None or (self._engine is not None
+                                            and not self.database.is_sqlite)
+
+    @property
     def engine(self) -> AsyncEngine:
-        """The open engine (for diagnostics and tests); a StoreError if the store is closed."""
-        if self._engine is None:
+        """An asyncio engine on the database, for diagnostics and tests (on SQLite one of
+        its own, through aiosqlite, made when first asked for); a StoreError if the store
+        is closed."""
+        if not self.is_open:
             raise StoreError("the store is not open: await store.open() first")
+        if self._engine is None:
+            self._engine = create_engine(self.database)
         return self._engine
 
     async def open(self) -> None:
         """Connect and migrate to head; nothing if already open."""
-        if self._engine is None:
+        if self.is_open:
+            return
+        if self.database.is_sqlite:
+            await self._open_sqlite()
+        else:
             self._engine = await self._connect()
 
-    async def _connect(self) -> AsyncEngine:
+    async def _open_sqlite(self) -> None:
         path = self.database.sqlite_path
+        assert path is not None
+        writer = ThreadPoolExecutor(1, thread_name_prefix="basra-store-writer")
+        readers = ThreadPoolExecutor(SQLITE_READERS, thread_name_prefix="basra-store-reader")
+        engine = create_sqlite_engine(self.database)
+
+        def migrated() -> None:
+            path.parent.mkdir(parents=True, exist_ok=True)
+            with engine.begin() as connection:
+                migrate(connection)
+
+        try:
+            await asyncio.get_running_loop().run_in_executor(writer, migrated)
+        except (SQLAlchemyError, CommandError, OSError) as error:
+            engine.dispose()
+            writer.shutdown()
+            readers.shutdown()
+            raise StoreError(f"cannot open the store {self.database}: {reason(error)}") from error
+        self._sqlite, self._writer, self._readers = engine, writer, readers
+        self._in_loop = engine.connect()
+        driver = self._in_loop.connection.driver_connection
+        assert driver is not None
+        driver.execute("PRAGMA busy_timeout = 0")  # outside SQLAlchemy's transactions
+        self._write_seconds = 0.0
+
+    async def _connect(self) -> AsyncEngine:
         engine = None
         try:
-            if path is not None:
-                path.parent.mkdir(parents=True, exist_ok=True)
             if self.database.schema:
                 await create_schema(self.database)
             engine = create_engine(self.database)
@@ -245,28 +332,96 @@ class SqlEngine:
         engine, self._engine = self._engine, None
         if engine is not None:
             await engine.dispose()
+        sqlite, self._sqlite = self._sqlite, None
+        writer, readers, self._writer, self._readers = self._writer, self._readers, None, None
+        in_loop, self._in_loop = self._in_loop, None
+        if in_loop is not None:
+            in_loop.close()
+        if sqlite is not None:
+            assert writer is not None and readers is not None
+            await asyncio.get_running_loop().run_in_executor(writer, sqlite.dispose)
+            writer.shutdown()
+            readers.shutdown()
 
     async def ping(self) -> bool:
-        if self._engine is None:
+        if not self.is_open:
             return False
         try:
-            async with asyncio.timeout(PING_TIMEOUT), self.read() as connection:
-                await connection.execute(text("SELECT 1"))
+            async with asyncio.timeout(PING_TIMEOUT):
+                await self.reading(lambda connection: connection.execute(text("SELECT 1")).scalar())
         except (StoreError, TimeoutError):
             return False
         return True
 
-    # ------------------------------------------------------------------ writes
+    # ------------------------------------------------------------------ running
 
-    @asynccontextmanager
-    async def write(self, what: str) -> AsyncIterator[AsyncConnection]:
-        """A write transaction, committed on leaving. A refused write (a constraint) or a
-        failing database is a StoreError whose cause is SQLAlchemy's error."""
+    def _sqlite_of(self) -> tuple[Engine, ThreadPoolExecutor, ThreadPoolExecutor] | None:
+        if self._sqlite is None:
+            if self._engine is None:
+                raise StoreError("the store is not open: await store.open() first")
+            return None
+        assert self._writer is not None and self._readers is not None
+        return self._sqlite, self._writer, self._readers
+
+    async def transact(self, what: str, op: WriteOp[R]) -> R:
+        """Run the write ``op`` in a transaction of its own, committed before this returns
+        (not in the group commit: for a write that must not wait for, or fail with, others).
+        A refused write (a constraint) or a failing database is a StoreError whose cause
+        is SQLAlchemy's error; an error ``op`` raises itself passes as it is."""
         try:
-            async with self._writer, self.engine.begin() as connection:
-                yield connection
+            sqlite = self._sqlite_of()
+            if sqlite is not None:
+                engine, writer, _ = sqlite
+                if self._in_loop is not None:
+                    with contextlib.suppress(_Busy):
+                        return self._write_in_loop(self._in_loop, op)
+                return await asyncio.get_running_loop().run_in_executor(
+                    writer, _in_transaction, engine, op, False)
+            async with self.engine.begin() as connection:
+                return await connection.run_sync(op)
         except (SQLAlchemyError, OSError) as error:
             raise StoreError(f"cannot {what}: {reason(error)}") from error
+
+    def _write_in_loop(self, connection: Connection, op: WriteOp[R]) -> R:
+        """``op`` in a transaction on the loop's own connection; :class:`_Busy` if another
+        process holds SQLite's write lock (nothing was done)."""
+        started = time.perf_counter()
+        try:
+            transaction = connection.begin()
+        except OperationalError as error:
+            if "locked" in str(error.orig) or "busy" in str(error.orig):
+                raise _Busy from error
+            raise
+        with transaction:
+            result = op(connection)
+        # a moving average over some fifty writes, each counted up to 5 times the limit:
+        # one big write (a tournament round's pairings) does not make the disk slow
+        took = min(time.perf_counter() - started, 5 * SLOW_COMMIT_SECONDS)
+        self._write_seconds = 0.98 * self._write_seconds + 0.02 * took
+        if self._write_seconds > SLOW_COMMIT_SECONDS:
+            log.warning("SQLite's writes take %.0f ms on average (the disk's sync): they "
+                        "move out of the event loop, to a thread", self._write_seconds * 1000)
+            self._in_loop = None
+            connection.close()
+        return result
+
+    async def reading(self, op: ReadOp[R]) -> R:
+        """Run the read ``op`` in a read-only transaction that sees the database as of one
+        moment; a failing database is a StoreError."""
+        try:
+            sqlite = self._sqlite_of()
+            if sqlite is not None:
+                engine, _, readers = sqlite
+                return await asyncio.get_running_loop().run_in_executor(
+                    readers, _in_transaction, engine, op, True)
+            async with self.engine.connect() as connection:
+                await connection.execution_options(isolation_level="REPEATABLE READ")
+                async with connection.begin():
+                    return await connection.run_sync(op)
+        except (SQLAlchemyError, OSError) as error:
+            raise StoreError(f"cannot read the store {self.database}: {reason(error)}") from error
+
+    # ------------------------------------------------------------------ writes
 
     async def batched(self, what: str, op: WriteOp[R]) -> R:
         """Run the write ``op`` in the next group commit; returns its result once committed
@@ -299,14 +454,9 @@ class SqlEngine:
         write is done again alone, so that each caller learns its own outcome."""
         while self._pending:
             batch, self._pending = self._pending, []
-            results: list[Any] = []
             try:
-                async with self.write(f"store {len(batch)} writes") as connection:
-                    for item in batch:
-                        results.append(None if item.op is None else await item.op(connection))
-                    rows = [play_values(*item.play) for item in batch if item.play]
-                    if rows:
-                        await connection.execute(insert(plays), rows)
+                results = await self.transact(f"store {len(batch)} writes",
+                                              functools.partial(_run_batch, batch=batch))
             except Exception:  # one of them is refused (a duplicate?): one by one
                 for item in batch:
                     await self._alone(item)
@@ -321,8 +471,7 @@ class SqlEngine:
                 await item.alone()
             else:
                 assert item.op is not None
-                async with self.write(item.what) as connection:
-                    result = await item.op(connection)
+                result = await self.transact(item.what, item.op)
         except Exception as error:
             if not item.future.done():
                 item.future.set_exception(error)
@@ -342,8 +491,8 @@ class SqlEngine:
                               **values: Any) -> None:
         """Update the rows ``where`` selects in a group commit; a StoreError ``no {what}``
         if there is none."""
-        async def op(connection: AsyncConnection) -> None:
-            done = await connection.execute(update(table).where(where).values(**values))
+        def op(connection: Connection) -> None:
+            done = connection.execute(update(table).where(where).values(**values))
             if done.rowcount == 0:
                 raise StoreError(f"no {what}")
 
@@ -351,24 +500,9 @@ class SqlEngine:
 
     # ------------------------------------------------------------------ reads
 
-    @asynccontextmanager
-    async def read(self) -> AsyncIterator[AsyncConnection]:
-        """A read-only transaction that sees the database as of one moment."""
-        try:
-            async with self.engine.connect() as connection:
-                if connection.dialect.name == "postgresql":
-                    await connection.execution_options(isolation_level="REPEATABLE READ")
-                await connection.execution_options(**{READ_ONLY: True})
-                async with connection.begin():
-                    yield connection
-        except (SQLAlchemyError, OSError) as error:
-            raise StoreError(f"cannot read the store {self.database}: {reason(error)}") from error
-
     async def rows(self, query: Select[Any],
                    parameters: Mapping[str, Any] | None = None) -> Sequence[Row[Any]]:
-        async with self.read() as connection:
-            rows: Sequence[Row[Any]] = (await connection.execute(query, parameters)).all()
-        return rows
+        return await self.reading(lambda connection: connection.execute(query, parameters).all())
 
     async def first(self, query: Select[Any]) -> Row[Any] | None:
         rows = await self.rows(query.limit(1))
@@ -379,6 +513,29 @@ class SqlEngine:
         """The record of the first row of ``table`` that matches ``where``, if any."""
         row = await self.first(select(table).where(where))
         return None if row is None else record(row)
+
+
+class _Busy(Exception):
+    """Another process holds SQLite's write lock."""
+
+
+def _in_transaction(engine: Engine, op: Callable[[Connection], R], read_only: bool) -> R:
+    """In a store thread: ``op`` in one transaction on one of ``engine``'s connections
+    (SQLite begins a read deferred, a write immediate: :func:`_sqlite_begin`)."""
+    with engine.connect() as connection:
+        if read_only:
+            connection = connection.execution_options(**{READ_ONLY: True})
+        with connection.begin():
+            return op(connection)
+
+
+def _run_batch(connection: Connection, *, batch: list[Pending]) -> list[Any]:
+    """A group commit's statements: each write's own, then the plays in one INSERT."""
+    results = [None if item.op is None else item.op(connection) for item in batch]
+    rows = [play_values(*item.play) for item in batch if item.play]
+    if rows:
+        connection.execute(insert(plays), rows)
+    return results
 
 
 class SqlPort:

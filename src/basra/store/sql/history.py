@@ -3,12 +3,12 @@ history reads them."""
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from datetime import datetime
 from typing import Any
 
 from sqlalchemy import func, select
-from sqlalchemy.engine import Row
+from sqlalchemy.engine import Connection, Row
 
 from basra.store.base import HistoryRow, PlayRecord
 from basra.store.schema import table_seats, tables
@@ -29,9 +29,12 @@ class SqlHistory(SqlPort):
                  .group_by(tables.c.id)
                  .order_by(finished.desc(), tables.c.id)
                  .limit(limit))
-        async with self.sql.read() as connection:
-            matches = (await connection.execute(query)).all()
-            seats = (await connection.execute(seats_query(row.id for row in matches))).all()
+
+        def read(connection: Connection) -> tuple[Sequence[Row[Any]], Sequence[Row[Any]]]:
+            matches = connection.execute(query).all()
+            return matches, connection.execute(seats_query(row.id for row in matches)).all()
+
+        matches, seats = await self.sql.reading(read)
         names = seat_names(seats)
         return [history_row(row, names.get(row.id, ((), ()))) for row in matches]
 
@@ -49,9 +52,12 @@ class SqlHistory(SqlPort):
                           table_seats.c.rating_after.is_(None),
                           tables.c.finished_at >= since)
                    .limit(1000))
-        async with self.sql.read() as connection:
-            count = int((await connection.execute(finished)).scalar_one())
-            rows = (await connection.execute(unrated)).all()
+
+        def read(connection: Connection) -> tuple[int, Sequence[Any]]:
+            return (int(connection.execute(finished).scalar_one()),
+                    connection.execute(unrated).all())
+
+        count, rows = await self.sql.reading(read)
         aborted = sum(1 for seat, result in rows
                       if isinstance(result, dict) and result.get("aborted")
                       and seat in (result.get("aborted_by") or []))
@@ -65,8 +71,8 @@ class SqlHistory(SqlPort):
                  .where(one.c.player_id == first, two.c.player_id == second,
                         one.c.rating_after.is_not(None), tables.c.status == "finished",
                         tables.c.finished_at >= since))
-        async with self.sql.read() as connection:
-            return int((await connection.execute(query)).scalar_one())
+        return await self.sql.reading(lambda connection: int(
+            connection.execute(query).scalar_one()))
 
 
 def seat_name(row: Row[Any]) -> str:

@@ -6,8 +6,8 @@ from __future__ import annotations
 from datetime import datetime
 
 from sqlalchemy import ColumnElement, and_, bindparam, case, delete, func, insert, select, update
+from sqlalchemy.engine import Connection
 from sqlalchemy.exc import IntegrityError
-from sqlalchemy.ext.asyncio import AsyncConnection
 
 from basra.confusables import lookalike_key
 from basra.store.base import (
@@ -63,6 +63,12 @@ SESSION_BY_TOKEN = (select(sessions).join(players, sessions.c.player_id == playe
                            _session_alive()).limit(1))
 
 
+INSERT_PLAYER = insert(players)
+INSERT_SESSION = insert(sessions)
+TOUCH_SESSION = (update(sessions).where(sessions.c.token_hash == bindparam("b_hash"))
+                 .values(last_seen_at=bindparam("b_at")))
+
+
 class SqlIdentity(SqlPort):
     """Who people are and how they sign in, on the shared engine."""
 
@@ -72,20 +78,21 @@ class SqlIdentity(SqlPort):
         """A new guest with its first session (whose token hashes to ``token_hash``)."""
         row = PlayerRow(player_id, nickname, now())
 
-        async def op(connection: AsyncConnection) -> None:
-            await connection.execute(insert(players).values(
-                id=row.id, nickname=row.nickname, token_hash=token_hash,
-                created_at=row.created_at))
-            await connection.execute(insert(sessions).values(
-                id=f"first-{player_id}", player_id=player_id, token_hash=token_hash,
-                kind="guest", created_at=row.created_at))
+        player = {"id": row.id, "nickname": row.nickname, "token_hash": token_hash,
+                  "created_at": row.created_at}
+        session = {"id": f"first-{player_id}", "player_id": player_id,
+                   "token_hash": token_hash, "kind": "guest", "created_at": row.created_at}
+
+        def op(connection: Connection) -> None:
+            connection.execute(INSERT_PLAYER, player)
+            connection.execute(INSERT_SESSION, session)
 
         await self.sql.batched(f"create player {player_id}", op)
         return row
 
     async def rename_player(self, player_id: str, nickname: str) -> None:
-        async def op(connection: AsyncConnection) -> None:
-            done = await connection.execute(
+        def op(connection: Connection) -> None:
+            done = connection.execute(
                 update(players).where(players.c.id == player_id).values(nickname=nickname))
             if done.rowcount == 0:
                 raise StoreError(f"no player {player_id}")
@@ -98,11 +105,9 @@ class SqlIdentity(SqlPort):
         return player_row(rows[0]) if rows else None
 
     async def touch_session(self, token_hash: str) -> None:
-        async def op(connection: AsyncConnection) -> None:
-            await connection.execute(update(sessions).where(
-                sessions.c.token_hash == token_hash).values(last_seen_at=now()))
-
-        await self.sql.batched("touch a session", op)
+        values = {"b_hash": token_hash, "b_at": now()}
+        await self.sql.batched("touch a session",
+                               lambda connection: connection.execute(TOUCH_SESSION, values))
 
     async def player(self, player_id: str) -> PlayerRow | None:
         return await self.sql.find(players, players.c.id == player_id, player_row)
@@ -113,18 +118,18 @@ class SqlIdentity(SqlPort):
                             password_hash: str | None) -> PlayerRow:
         key, look = username_key(username), lookalike_key(username)
 
-        async def op(connection: AsyncConnection) -> None:
-            taken = (await connection.execute(select(players.c.id).where(
+        def op(connection: Connection) -> None:
+            taken = (connection.execute(select(players.c.id).where(
                 players.c.username_key == key, players.c.id != player_id))).first()
             if taken is not None:
                 raise UsernameTaken(f"the username {username!r} is taken")
-            like = (await connection.execute(select(players.c.username).where(
+            like = (connection.execute(select(players.c.username).where(
                 players.c.username_skeleton == look, players.c.id != player_id,
                 players.c.deleted_at.is_(None)))).first()
             if like is not None:
                 raise UsernameLookalike(
                     f"the username {username!r} looks like {like.username!r}")
-            done = await connection.execute(
+            done = connection.execute(
                 update(players).where(players.c.id == player_id,
                                       players.c.deleted_at.is_(None),
                                       players.c.username.is_(None))
@@ -164,8 +169,8 @@ class SqlIdentity(SqlPort):
                                        f"player {player_id}", password_hash=password_hash)
 
     async def delete_account(self, player_id: str) -> None:
-        async def op(connection: AsyncConnection) -> None:
-            done = await connection.execute(
+        def op(connection: Connection) -> None:
+            done = connection.execute(
                 update(players).where(players.c.id == player_id).values(
                     nickname=DELETED_NAME, username=None, username_key=None,
                     username_skeleton=None,
@@ -173,7 +178,7 @@ class SqlIdentity(SqlPort):
             if done.rowcount == 0:
                 raise StoreError(f"no player {player_id}")
             for table in (sessions, passkeys, challenges, ratings):
-                await connection.execute(delete(table).where(table.c.player_id == player_id))
+                connection.execute(delete(table).where(table.c.player_id == player_id))
 
         await self.sql.batched(f"delete account {player_id}", op)
 
@@ -181,8 +186,8 @@ class SqlIdentity(SqlPort):
 
     async def add_session(self, session: SessionRow, token_hash: str) -> None:
         """A new session; past :data:`SESSIONS_KEPT` of the player's, the oldest end."""
-        async def op(connection: AsyncConnection) -> None:
-            await connection.execute(insert(sessions).values(
+        def op(connection: Connection) -> None:
+            connection.execute(insert(sessions).values(
                 id=session.id, player_id=session.player_id, token_hash=token_hash,
                 kind=session.kind, created_at=aware(session.created_at, "created_at"),
                 user_agent=session.user_agent, address=session.address,
@@ -190,7 +195,7 @@ class SqlIdentity(SqlPort):
             kept = (select(sessions.c.id).where(sessions.c.player_id == session.player_id)
                     .order_by(sessions.c.created_at.desc(), sessions.c.id.desc())
                     .limit(SESSIONS_KEPT))
-            await connection.execute(delete(sessions).where(
+            connection.execute(delete(sessions).where(
                 sessions.c.player_id == session.player_id, sessions.c.id.not_in(kept)))
 
         await self.sql.batched(f"add session of player {session.player_id}", op)
@@ -206,8 +211,8 @@ class SqlIdentity(SqlPort):
         return [session_row(row) for row in await self.sql.rows(query)]
 
     async def prove_session(self, session_id: str, token_hash: str) -> bool:
-        async def op(connection: AsyncConnection) -> bool:
-            done = await connection.execute(update(sessions).where(
+        def op(connection: Connection) -> bool:
+            done = connection.execute(update(sessions).where(
                 sessions.c.id == session_id).values(proved_at=now(), token_hash=token_hash))
             return bool(done.rowcount)
 
@@ -221,8 +226,8 @@ class SqlIdentity(SqlPort):
         if keep is not None:
             where = where & (sessions.c.id != keep)
 
-        async def op(connection: AsyncConnection) -> int:
-            done = await connection.execute(delete(sessions).where(where))
+        def op(connection: Connection) -> int:
+            done = connection.execute(delete(sessions).where(where))
             return int(done.rowcount)
 
         return await self.sql.batched(f"revoke sessions of player {player_id}", op)
@@ -230,8 +235,8 @@ class SqlIdentity(SqlPort):
     # passkeys and challenges
 
     async def add_passkey(self, passkey: PasskeyRow) -> None:
-        async def op(connection: AsyncConnection) -> None:
-            await connection.execute(insert(passkeys).values(
+        def op(connection: Connection) -> None:
+            connection.execute(insert(passkeys).values(
                 credential_id=passkey.credential_id, player_id=passkey.player_id,
                 public_key=passkey.public_key, sign_count=passkey.sign_count,
                 name=passkey.name, transports=" ".join(passkey.transports),
@@ -256,18 +261,18 @@ class SqlIdentity(SqlPort):
                                        last_used_at=now())
 
     async def remove_passkey(self, player_id: str, credential_id: str) -> bool:
-        async def op(connection: AsyncConnection) -> bool:
-            done = await connection.execute(delete(passkeys).where(
+        def op(connection: Connection) -> bool:
+            done = connection.execute(delete(passkeys).where(
                 passkeys.c.player_id == player_id, passkeys.c.credential_id == credential_id))
             return bool(done.rowcount)
 
         return await self.sql.batched(f"remove passkey of player {player_id}", op)
 
     async def put_challenge(self, challenge: ChallengeRow) -> None:
-        async def op(connection: AsyncConnection) -> None:
+        def op(connection: Connection) -> None:
             # the expired ones go as new ones come: the table stays small
-            await connection.execute(delete(challenges).where(challenges.c.expires_at < now()))
-            await connection.execute(insert(challenges).values(
+            connection.execute(delete(challenges).where(challenges.c.expires_at < now()))
+            connection.execute(insert(challenges).values(
                 id=challenge.id, challenge=challenge.challenge, purpose=challenge.purpose,
                 player_id=challenge.player_id,
                 expires_at=aware(challenge.expires_at, "expires_at")))
@@ -275,8 +280,8 @@ class SqlIdentity(SqlPort):
         await self.sql.batched("put challenge", op)
 
     async def take_challenge(self, challenge_id: str) -> ChallengeRow | None:
-        async def op(connection: AsyncConnection) -> ChallengeRow | None:
-            row = (await connection.execute(  # taken and deleted in one statement: once
+        def op(connection: Connection) -> ChallengeRow | None:
+            row = (connection.execute(  # taken and deleted in one statement: once
                 delete(challenges).where(challenges.c.id == challenge_id)
                 .returning(*challenges.c))).first()
             if row is None:

@@ -7,7 +7,7 @@ from datetime import datetime
 from typing import Any
 
 from sqlalchemy import insert, select, update
-from sqlalchemy.ext.asyncio import AsyncConnection
+from sqlalchemy.engine import Connection
 
 from basra.ratings import Rating, rate_game
 from basra.store.base import LeaderRow, RatedGame, RatingPoint, RatingRow, aware
@@ -51,7 +51,7 @@ class SqlRatings(SqlPort):
                           row.games, row.rated_at) for row in await self.sql.rows(query)]
 
 
-async def rate(connection: AsyncConnection, table_id: str, game: RatedGame,
+def rate(connection: Connection, table_id: str, game: RatedGame,
                finished: datetime) -> list[dict[str, Any]] | None:
     """Rate a finished two-player match inside its finishing transaction: both players'
     ratings as stored now (locked, in player order, so that two nodes finishing matches
@@ -59,11 +59,11 @@ async def rate(connection: AsyncConnection, table_id: str, game: RatedGame,
     days since each last played), the new ones stored, and each seat's before and after
     kept with the match. Returns the result's ``ratings``: per seat, the ratings shown
     (whole points); None, rating nothing, if a player's account was deleted meanwhile."""
-    deleted = (await connection.execute(select(players.c.id).where(
+    deleted = (connection.execute(select(players.c.id).where(
         players.c.id.in_(list(game.players)), players.c.deleted_at.is_not(None)))).first()
     if deleted is not None:
         return None
-    found = {row.player_id: row for row in (await connection.execute(
+    found = {row.player_id: row for row in (connection.execute(
         select(ratings).where(ratings.c.variant == game.variant,
                               ratings.c.player_id.in_(list(game.players)))
         .order_by(ratings.c.player_id).with_for_update())).all()}
@@ -83,13 +83,13 @@ async def rate(connection: AsyncConnection, table_id: str, game: RatedGame,
         values = {"rating": new.rating, "deviation": new.deviation,
                   "volatility": new.volatility, "games": games, "rated_at": finished}
         if player in found:
-            await connection.execute(update(ratings).where(
+            connection.execute(update(ratings).where(
                 ratings.c.player_id == player, ratings.c.variant == game.variant)
                 .values(**values))
         else:
-            await connection.execute(insert(ratings).values(
+            connection.execute(insert(ratings).values(
                 player_id=player, variant=game.variant, **values))
-        await connection.execute(update(table_seats).where(
+        connection.execute(update(table_seats).where(
             table_seats.c.table_id == table_id, table_seats.c.seat == seat).values(
             rating_before=old.rating, rating_after=new.rating,
             deviation_after=new.deviation))

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from sqlalchemy import delete, insert, select, update
+from sqlalchemy import bindparam, delete, insert, select, update
+from sqlalchemy.engine import Connection
 from sqlalchemy.exc import IntegrityError
-from sqlalchemy.ext.asyncio import AsyncConnection
 
 from basra.store.base import (
     DuplicatePlay,
@@ -34,6 +34,20 @@ from basra.store.sql.rows import (
 
 LIVE: tuple[TableStatus, ...] = ("waiting", "playing")
 
+# The statements of the writes every opening and every round makes, built once: building
+# one per call (``insert(t).values(...)``) was a third of the store thread's time in a
+# burst of openings; these take their values as parameters and are compiled once.
+INSERT_TABLE = insert(tables)
+INSERT_SEATS = insert(table_seats)
+INSERT_ROUND = insert(rounds)
+_ROUND = (rounds.c.table_id == bindparam("b_table")) & (rounds.c.number == bindparam("b_round"))
+START_ROUND = (update(rounds).where(_ROUND, rounds.c.client_seed.is_(None))
+               .values(client_seed=bindparam("b_seed"), started_at=bindparam("b_at")))
+ROUND_SEED = select(rounds.c.client_seed).where(_ROUND)
+_SEAT = ((table_seats.c.table_id == bindparam("b_table"))
+         & (table_seats.c.seat == bindparam("b_seat")))
+DELETE_SEAT = delete(table_seats).where(_SEAT)
+
 
 class SqlTables(SqlPort):
     """Tables and their logs on the shared engine (every write in a group commit)."""
@@ -41,11 +55,12 @@ class SqlTables(SqlPort):
     async def create_table(self, table: TableRow, seats: list[SeatRow]) -> None:
         values = table_values(table)
 
-        async def op(connection: AsyncConnection) -> None:
-            await connection.execute(insert(tables).values(values))
-            if seats:
-                await connection.execute(insert(table_seats),
-                                         [seat_values(table.id, seat) for seat in seats])
+        seated = [seat_values(table.id, seat) for seat in seats]
+
+        def op(connection: Connection) -> None:
+            connection.execute(INSERT_TABLE, values)
+            if seated:
+                connection.execute(INSERT_SEATS, seated)
 
         await self.sql.batched(f"create table {table.id}", op)
 
@@ -72,17 +87,17 @@ class SqlTables(SqlPort):
                                      finished_at=now(), **unrated)
             return result
 
-        async def op(connection: AsyncConnection) -> dict[str, Any]:
-            before = (await connection.execute(
+        def op(connection: Connection) -> dict[str, Any]:
+            before = (connection.execute(
                 select(tables.c.status, tables.c.result).where(tables.c.id == table_id)
                 .with_for_update())).first()
             if before is not None and before.status == "finished":  # rated once only
                 kept: dict[str, Any] = before.result or result
                 return kept
             finished = now()
-            rates = await rate(connection, table_id, rated, finished)
+            rates = rate(connection, table_id, rated, finished)
             stored = result if rates is None else {**result, "ratings": rates}
-            done = await connection.execute(
+            done = connection.execute(
                 update(tables).where(tables.c.id == table_id).values(
                     status="finished", result=stored, finished_at=finished))
             if done.rowcount == 0:
@@ -92,8 +107,8 @@ class SqlTables(SqlPort):
         return await self.sql.batched(f"finish rated table {table_id}", op)
 
     async def _update_table(self, table_id: str, **values: Any) -> None:
-        async def op(connection: AsyncConnection) -> None:
-            done = await connection.execute(
+        def op(connection: Connection) -> None:
+            done = connection.execute(
                 update(tables).where(tables.c.id == table_id).values(**values))
             if done.rowcount == 0:
                 raise StoreError(f"no table {table_id}")
@@ -101,10 +116,11 @@ class SqlTables(SqlPort):
         await self.sql.batched(f"update table {table_id}", op)
 
     async def set_seat(self, table_id: str, seat: SeatRow) -> None:
-        key = (table_seats.c.table_id == table_id) & (table_seats.c.seat == seat.seat)
-        async def op(connection: AsyncConnection) -> None:
-            await connection.execute(delete(table_seats).where(key))
-            await connection.execute(insert(table_seats).values(seat_values(table_id, seat)))
+        values = seat_values(table_id, seat)
+
+        def op(connection: Connection) -> None:
+            connection.execute(DELETE_SEAT, {"b_table": table_id, "b_seat": seat.seat})
+            connection.execute(INSERT_SEATS, values)
 
         await self.sql.batched(f"set seat {seat.seat} of table {table_id}", op)
 
@@ -114,44 +130,46 @@ class SqlTables(SqlPort):
         return [row.id for row in await self.sql.rows(query)]
 
     async def load(self, table_id: str) -> TableLog | None:
-        async with self.sql.read() as connection:
-            table = (await connection.execute(
+        def read(connection: Connection) -> TableLog | None:
+            table = (connection.execute(
                 select(tables).where(tables.c.id == table_id))).first()
             if table is None:
                 return None
-            seats = await connection.execute(seats_query([table_id]))
-            round_rows = await connection.execute(
+            seats = connection.execute(seats_query([table_id]))
+            round_rows = connection.execute(
                 select(rounds).where(rounds.c.table_id == table_id).order_by(rounds.c.number))
-            play_rows = await connection.execute(
+            play_rows = connection.execute(
                 select(plays).where(plays.c.table_id == table_id)
                 .order_by(plays.c.round_number, plays.c["index"]))
             return TableLog(table_row(table), tuple(seat_row(row) for row in seats),
                             tuple(round_row(row) for row in round_rows),
                             tuple(play_row(row) for row in play_rows))
 
+        return await self.sql.reading(read)
+
     # rounds and plays
 
     async def add_round(self, table_id: str, number: int, server_seed: str,
                         commitment: str) -> None:
-        async def op(connection: AsyncConnection) -> None:
-            await connection.execute(insert(rounds).values(
-                table_id=table_id, number=number, server_seed=server_seed,
-                commitment=commitment, client_seed=None, started_at=None))
+        values = {"table_id": table_id, "number": number, "server_seed": server_seed,
+                  "commitment": commitment, "client_seed": None, "started_at": None}
+
+        def op(connection: Connection) -> None:
+            connection.execute(INSERT_ROUND, values)
 
         await self.sql.batched(f"add round {number} to table {table_id}", op)
 
     async def start_round(self, table_id: str, number: int, client_seed: str) -> None:
         """Fix the client seed once; starting again with the same seed changes nothing,
         with another one is refused (the deck is already determined)."""
-        key = (rounds.c.table_id == table_id) & (rounds.c.number == number)
+        key = {"b_table": table_id, "b_round": number}
+        values = {**key, "b_seed": client_seed, "b_at": now()}
 
-        async def op(connection: AsyncConnection) -> None:
-            done = await connection.execute(
-                update(rounds).where(key, rounds.c.client_seed.is_(None))
-                .values(client_seed=client_seed, started_at=now()))
+        def op(connection: Connection) -> None:
+            done = connection.execute(START_ROUND, values)
             if done.rowcount == 1:
                 return
-            stored = (await connection.execute(select(rounds.c.client_seed).where(key))).first()
+            stored = connection.execute(ROUND_SEED, key).first()
             if stored is None:
                 raise StoreError(f"no round {number} in table {table_id}")
             if stored.client_seed != client_seed:
@@ -172,8 +190,8 @@ class SqlTables(SqlPort):
         values = play_values(table_id, play)
         where = f"play {play.index} of round {play.round_number} of table {table_id}"
         try:
-            async with self.sql.write(f"store {where}") as connection:
-                await connection.execute(insert(plays).values(values))
+            await self.sql.transact(f"store {where}", lambda connection: connection.execute(
+                insert(plays).values(values)))
         except StoreError as error:
             if isinstance(error.__cause__, IntegrityError) and await self._has_play(
                     table_id, play.round_number, play.index):

@@ -18,9 +18,8 @@ from datetime import datetime
 from typing import Any
 
 from sqlalchemy import bindparam, case, false, func, insert, select, update
-from sqlalchemy.engine import Row
+from sqlalchemy.engine import Connection, Row
 from sqlalchemy.exc import IntegrityError
-from sqlalchemy.ext.asyncio import AsyncConnection
 
 from basra.store.base import (
     DuplicatePairing,
@@ -71,10 +70,10 @@ class SqlTournaments(SqlPort):
     async def create_tournament(self, tournament: TournamentRow) -> bool:
         values, key = tournament_values(tournament), tournament.schedule_key
 
-        async def op(connection: AsyncConnection) -> bool:
-            if key is not None and await self._scheduled(connection, key):
+        def op(connection: Connection) -> bool:
+            if key is not None and self._scheduled(connection, key):
                 return False
-            await connection.execute(insert(tournaments).values(values))
+            connection.execute(insert(tournaments).values(values))
             return True
 
         try:
@@ -82,14 +81,13 @@ class SqlTournaments(SqlPort):
         except StoreError as error:  # the same schedule on another node, at the same moment?
             if key is None or not _refused(error):
                 raise
-            async with self.sql.read() as connection:
-                if await self._scheduled(connection, key):
-                    return False
+            if await self.sql.reading(lambda connection: self._scheduled(connection, key)):
+                return False
             raise
 
     @staticmethod
-    async def _scheduled(connection: AsyncConnection, key: str) -> bool:
-        found = await connection.execute(
+    def _scheduled(connection: Connection, key: str) -> bool:
+        found = connection.execute(
             select(tournaments.c.id).where(tournaments.c.schedule_key == key))
         return found.first() is not None
 
@@ -135,11 +133,11 @@ class SqlTournaments(SqlPort):
                     "position": position, "player_id": player}
                    for position, player in enumerate(entrant.players)]
 
-        async def op(connection: AsyncConnection) -> None:
-            if await self._entrants(connection, tournament_id, entrant_id):
+        def op(connection: Connection) -> None:
+            if self._entrants(connection, tournament_id, entrant_id):
                 return  # joined already: it stays as it is
-            await connection.execute(insert(tournament_entrants).values(values))
-            await connection.execute(insert(tournament_players), members)
+            connection.execute(insert(tournament_entrants).values(values))
+            connection.execute(insert(tournament_players), members)
 
         try:
             await self.sql.batched(f"add entrant {entrant_id} to tournament {tournament_id}",
@@ -156,8 +154,8 @@ class SqlTournaments(SqlPort):
         return stored
 
     async def _entrant(self, tournament_id: str, entrant_id: str) -> EntrantRow | None:
-        async with self.sql.read() as connection:
-            found = await self._entrants(connection, tournament_id, entrant_id)
+        found = await self.sql.reading(
+            lambda connection: self._entrants(connection, tournament_id, entrant_id))
         return found[0] if found else None
 
     async def set_entrant(self, tournament_id: str, entrant_id: str, *,
@@ -174,21 +172,23 @@ class SqlTournaments(SqlPort):
         await self.sql.update_existing(tournament_entrants, where, what, **values)
 
     async def entrants(self, tournament_id: str) -> list[EntrantRow]:
-        async with self.sql.read() as connection:
-            return await self._entrants(connection, tournament_id)
+        return await self.sql.reading(
+            lambda connection: self._entrants(connection, tournament_id))
 
     async def entrant_of(self, tournament_id: str, player_id: str) -> EntrantRow | None:
-        async with self.sql.read() as connection:
-            member = (await connection.execute(
+        def read(connection: Connection) -> list[EntrantRow]:
+            member = connection.execute(
                 select(tournament_players.c.entrant_id).where(
                     tournament_players.c.tournament_id == tournament_id,
-                    tournament_players.c.player_id == player_id))).first()
-            found = [] if member is None else await self._entrants(
+                    tournament_players.c.player_id == player_id)).first()
+            return [] if member is None else self._entrants(
                 connection, tournament_id, member.entrant_id)
+
+        found = await self.sql.reading(read)
         return found[0] if found else None
 
     @staticmethod
-    async def _entrants(connection: AsyncConnection, tournament_id: str,
+    def _entrants(connection: Connection, tournament_id: str,
                         entrant_id: str | None = None) -> list[EntrantRow]:
         """The tournament's entrants (or the one), in the order joined, with their players'
         usernames as they are now."""
@@ -197,12 +197,12 @@ class SqlTournaments(SqlPort):
         if entrant_id is not None:
             where.append(_entrants.id == entrant_id)
             members.append(tournament_players.c.entrant_id == entrant_id)
-        rows = await connection.execute(
+        rows = connection.execute(
             select(tournament_entrants).where(*where).order_by(_entrants.joined_at,
                                                                _entrants.id))
         joined = tournament_players.join(players,
                                          tournament_players.c.player_id == players.c.id)
-        member_rows = await connection.execute(
+        member_rows = connection.execute(
             select(tournament_players.c.entrant_id, tournament_players.c.player_id,
                    players.c.username).select_from(joined).where(*members)
             .order_by(tournament_players.c.entrant_id, tournament_players.c.position))
@@ -223,13 +223,13 @@ class SqlTournaments(SqlPort):
         given = dict(places)
         where = _entrants.tournament_id == tournament_id
 
-        async def op(connection: AsyncConnection) -> None:
-            known = {row.id for row in await connection.execute(
+        def op(connection: Connection) -> None:
+            known = {row.id for row in connection.execute(
                 select(_entrants.id).where(where, _entrants.id.in_(list(given))))}
             missing = sorted(set(given) - known)
             if missing:
                 raise StoreError(f"no entrant {missing[0]} in tournament {tournament_id}")
-            await connection.execute(
+            connection.execute(
                 update(tournament_entrants).where(where, _entrants.id == bindparam("entrant"))
                 .values(place=bindparam("final_place")),
                 [{"entrant": entrant, "final_place": place}
@@ -266,18 +266,18 @@ class SqlTournaments(SqlPort):
                  for pairing in kept for seat, entrant in enumerate(pairing.entrants)]
         what = f"store {len(kept)} pairings of tournament {tournament_id}"
 
-        async def op(connection: AsyncConnection) -> None:
-            await self._refuse_paired(connection, tournament_id, kept)
+        def op(connection: Connection) -> None:
+            self._refuse_paired(connection, tournament_id, kept)
             if rows:
-                stored = (await connection.execute(
+                stored = (connection.execute(
                     select(func.coalesce(func.max(_pairings.number), 0))
                     .where(_pairings.tournament_id == tournament_id))).scalar_one()
                 for number, row in enumerate(rows, start=stored + 1):
                     row["number"] = number
-                await connection.execute(insert(tournament_pairings), rows)
-                await connection.execute(insert(tournament_seats), seats)
+                connection.execute(insert(tournament_pairings), rows)
+                connection.execute(insert(tournament_seats), seats)
             if round is not None:
-                done = await connection.execute(update(tournaments).where(
+                done = connection.execute(update(tournaments).where(
                     tournaments.c.id == tournament_id).values(round=round))
                 if done.rowcount == 0:
                     raise StoreError(f"no tournament {tournament_id}")
@@ -289,12 +289,12 @@ class SqlTournaments(SqlPort):
         except StoreError as error:  # paired at the same moment on another node?
             if not _refused(error):
                 raise
-            async with self.sql.read() as connection:
-                await self._refuse_paired(connection, tournament_id, kept)
+            await self.sql.reading(
+                lambda connection: self._refuse_paired(connection, tournament_id, kept))
             raise
 
     @staticmethod
-    async def _refuse_paired(connection: AsyncConnection, tournament_id: str,
+    def _refuse_paired(connection: Connection, tournament_id: str,
                              pairings: Sequence[PairingRow]) -> None:
         """A DuplicatePairing if an entrant is twice in ``pairings`` or paired already in
         the round of one of them."""
@@ -302,7 +302,7 @@ class SqlTournaments(SqlPort):
                  for entrant in pairing.entrants]
         if not asked:
             return
-        paired = {(row.round, row.entrant_id) for row in await connection.execute(
+        paired = {(row.round, row.entrant_id) for row in connection.execute(
             select(_seats.round, _seats.entrant_id).where(
                 _seats.tournament_id == tournament_id,
                 _seats.round.in_(sorted({number for number, _ in asked})),
@@ -315,20 +315,22 @@ class SqlTournaments(SqlPort):
 
     async def pairings(self, tournament_id: str,
                        round: int | None = None) -> list[PairingRow]:
-        async with self.sql.read() as connection:
-            return await self._pairings(connection, tournament_id, round)
+        return await self.sql.reading(
+            lambda connection: self._pairings(connection, tournament_id, round))
 
     async def undecided(self, tournament_id: str
                         ) -> list[tuple[PairingRow, TableRow | None]]:
-        async with self.sql.read() as connection:
-            open_ = await self._pairings(connection, tournament_id, undecided=True)
+        def read(connection: Connection) -> tuple[list[PairingRow], dict[str, TableRow]]:
+            open_ = self._pairings(connection, tournament_id, undecided=True)
             table_ids = [pairing.table_id for pairing in open_ if pairing.table_id]
-            stored = {row.id: table_row(row) for row in await connection.execute(
+            return open_, {row.id: table_row(row) for row in connection.execute(
                 select(tables).where(tables.c.id.in_(table_ids)))} if table_ids else {}
+
+        open_, stored = await self.sql.reading(read)
         return [(pairing, stored.get(pairing.table_id or "")) for pairing in open_]
 
     @staticmethod
-    async def _pairings(connection: AsyncConnection, tournament_id: str,
+    def _pairings(connection: Connection, tournament_id: str,
                         round: int | None = None, undecided: bool = False
                         ) -> list[PairingRow]:
         where = [_pairings.tournament_id == tournament_id]
@@ -336,7 +338,7 @@ class SqlTournaments(SqlPort):
             where.append(_pairings.round == round)
         if undecided:
             where.append(_pairings.decided_at.is_(None))
-        rows = (await connection.execute(select(tournament_pairings).where(*where).order_by(
+        rows = (connection.execute(select(tournament_pairings).where(*where).order_by(
             _pairings.number, _pairings.id))).all()
         seat_where = [_seats.tournament_id == tournament_id]
         if round is not None:
@@ -345,7 +347,7 @@ class SqlTournaments(SqlPort):
             seat_where.append(_seats.pairing_id.in_([row.id for row in rows]))
         seated: dict[str, list[Row[Any]]] = defaultdict(list)
         if rows:
-            for seat in await connection.execute(
+            for seat in connection.execute(
                     select(tournament_seats).where(*seat_where)
                     .order_by(_seats.pairing_id, _seats.seat)):
                 seated[seat.pairing_id].append(seat)
@@ -356,18 +358,18 @@ class SqlTournaments(SqlPort):
         what = f"decide pairing {pairing_id} of tournament {tournament_id}"
         key = (_seats.tournament_id == tournament_id) & (_seats.pairing_id == pairing_id)
 
-        async def op(connection: AsyncConnection) -> bool:
-            entrants = tuple(row.entrant_id for row in await connection.execute(
+        def op(connection: Connection) -> bool:
+            entrants = tuple(row.entrant_id for row in connection.execute(
                 select(_seats.entrant_id).where(key).order_by(_seats.seat)))
             if not entrants:
                 raise StoreError(f"cannot {what}: no such pairing")
             missing = checked_result(f"cannot {what}", entrants, points, absent)
-            done = await connection.execute(update(tournament_pairings).where(
+            done = connection.execute(update(tournament_pairings).where(
                 _pairings.tournament_id == tournament_id, _pairings.id == pairing_id,
                 _pairings.decided_at.is_(None)).values(decided_at=now()))
             if done.rowcount == 0:
                 return False  # decided already: a result counts once
-            await connection.execute(
+            connection.execute(
                 update(tournament_seats).where(key, _seats.seat == bindparam("at"))
                 .values(points=bindparam("scored"), absent=bindparam("away")),
                 [{"at": seat, "scored": float(scored), "away": entrant in missing}
