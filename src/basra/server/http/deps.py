@@ -259,10 +259,34 @@ async def current_player(player: Annotated[PlayerRow | None, Depends(maybe_playe
     return player
 
 
-StoreDep = Annotated[Store, Depends(get_store)]
-LobbyDep = Annotated[Lobby, Depends(get_lobby)]
-GuardsDep = Annotated[Guards, Depends(get_guards)]
-SettingsDep = Annotated[Settings, Depends(get_settings)]
+# FastAPI runs a plain function given to ``Depends`` in its thread pool, a thread hop for
+# each on every request: the dependencies are coroutines, which it calls in the loop.
+
+
+async def _store(conn: HTTPConnection) -> Store:
+    return get_store(conn)
+
+
+async def _lobby(conn: HTTPConnection) -> Lobby:
+    return get_lobby(conn)
+
+
+async def _guards(conn: HTTPConnection) -> Guards:
+    return get_guards(conn)
+
+
+async def _settings(conn: HTTPConnection) -> Settings:
+    return get_settings(conn)
+
+
+async def tournaments_dep(conn: HTTPConnection) -> Tournaments:
+    return get_tournaments(conn)
+
+
+StoreDep = Annotated[Store, Depends(_store)]
+LobbyDep = Annotated[Lobby, Depends(_lobby)]
+GuardsDep = Annotated[Guards, Depends(_guards)]
+SettingsDep = Annotated[Settings, Depends(_settings)]
 Player = Annotated[PlayerRow, Depends(current_player)]
 MaybePlayer = Annotated[PlayerRow | None, Depends(maybe_player)]
 

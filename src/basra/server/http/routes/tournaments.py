@@ -24,6 +24,7 @@ from basra.server.http.deps import (
     limit,
     player_of,
     socket_slot,
+    tournaments_dep,
 )
 from basra.server.http.routes.play_socket import HELLO_SECONDS, hello_token
 from basra.server.limits import address_key, client_address
@@ -36,7 +37,7 @@ from basra.server.wire.client_messages import ProtocolError
 
 router = APIRouter()
 
-TournamentsDep = Depends(get_tournaments)
+TournamentsDep = Depends(tournaments_dep)
 
 
 class EventIn(BaseModel):
