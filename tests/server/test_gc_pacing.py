@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import asyncio
 import gc
+import math
 import time
 import weakref
 from pathlib import Path
@@ -136,8 +137,33 @@ def test_growth_brings_the_full_pass_sooner() -> None:
                 if pacer.full_passes:
                     break
             assert pacer.full_passes >= 1
-            assert pacer.growth_limit() == max(2**20, pacer.rss_after_full // 4)
+            base = max(2**20, pacer.rss_after_full // 4)
+            assert pacer.growth_limit() == (math.inf if pacer.grew_live else base)
         finally:
             await pacer.stop()
 
     asyncio.run(scenario())
+
+
+class _Cycle:
+    def __init__(self) -> None:
+        self.me = self
+
+
+def test_growth_that_is_live_waits_longer_for_the_next_pass() -> None:
+    """After a pass that frees next to nothing (the process grew with live tables), growth
+    brings no pass until the next one comes at its time; after a pass that frees garbage,
+    a quarter of the process's size does again."""
+    pacer = GcPacer(full_growth_bytes=2**20)
+    try:
+        pacer.full_pass()  # nothing much to free: what grew was live
+        assert pacer.grew_live
+        assert pacer.growth_limit() == math.inf
+        held = [_Cycle() for _ in range(gc.get_freeze_count() // 50 + 10_000)]
+        del held  # garbage in cycles, more than 1% of what a pass walks
+        pacer.full_pass()
+        assert not pacer.grew_live
+        pacer.rss_after_full = 400 * 2**20
+        assert pacer.growth_limit() == 100 * 2**20
+    finally:
+        gc.unfreeze()

@@ -10,13 +10,18 @@ objects are never walked again, so the collections that still run see only what 
 and take a few milliseconds. Memory is still freed as ever by reference counting; only
 garbage in reference cycles among frozen objects waits, until the full pass
 (``gc.unfreeze`` then one full collection) frees it. The full pass is paced by its own
-cost: a pass that took under ``cheap_seconds`` (0.2 s: a process with few live tables)
+cost: a pass that took under ``cheap_seconds`` (50 ms: a process with few live tables)
 comes again every ``least_seconds`` (20 s), so garbage never waits long; a dearer one
 after ``1 / cost_share`` times as long as it took (1,000 times: a 0.3 s pass every 5
 minutes; the 0.6-1 s pass of 2,000 live tables every 10 minutes, ``full_seconds``, as
 before: near its limit a loaded server takes seconds to catch up after such a pause, so
 it must stay rare), and sooner once the process has grown
-``full_growth_bytes`` (or a quarter of its size, if more) since the last one. What waits
+``full_growth_bytes`` (or a quarter of its size, if more) since the last one. Growth is
+not always garbage: a burst of new tables (a tournament's start) grows the process with
+live objects, and a pass then frees next to nothing while it stops the loop for 100-300 ms,
+again and again as the burst goes on (at 2,000 live tables a pass takes half a second).
+So after a pass that freed less than ``live_share`` (1%) of what it walked, growth brings
+no pass: the next comes when its time does, as its cost paced it. What waits
 in cycles is then a few seconds' garbage (closed connections, mostly: their buffers are
 held with them), and a long-running process's memory stays flat (docs/BENCHMARKS.md,
 "Memory over 10,000 matches"): a pass only after the process had grown 48 MB let it climb,
@@ -30,6 +35,7 @@ import contextlib
 import gc
 import json
 import logging
+import math
 import os
 import signal
 import time
@@ -55,7 +61,8 @@ class GcPacer:
 
     def __init__(self, freeze_seconds: float = 1.0, full_seconds: float = 600.0,  # noqa: PLR0913
                  full_growth_bytes: int = 16 * 2**20, cost_share: float = 0.001,
-                 least_seconds: float = 20.0, cheap_seconds: float = 0.2) -> None:
+                 least_seconds: float = 20.0, cheap_seconds: float = 0.05,
+                 live_share: float = 0.01) -> None:
         self.freeze_seconds = freeze_seconds
         self.full_seconds = full_seconds
         self.cost_share = cost_share
@@ -70,6 +77,11 @@ class GcPacer:
         self.full_growth_bytes = full_growth_bytes
         """A full pass comes sooner once the process has grown this much since the last
         one (garbage in cycles, frozen, waits for it: this bounds it)."""
+        self.live_share = live_share
+        """A pass that freed less than this share of what it walked found the growth
+        live: the next one comes at its time, not on growth."""
+        self.grew_live = False
+        """Whether the last pass freed next to nothing (see :meth:`growth_limit`)."""
         self.rss_after_full = resident_bytes()
         self.task: asyncio.Task[None] | None = None
         self.full_passes = 0
@@ -96,7 +108,7 @@ class GcPacer:
         """How long after a full pass that took ``took`` seconds the next one comes.
 
         >>> pacer = GcPacer()
-        >>> pacer.next_interval(0.01), pacer.next_interval(0.15), pacer.next_interval(0.3)
+        >>> pacer.next_interval(0.01), pacer.next_interval(0.04), pacer.next_interval(0.3)
         (20.0, 20.0, 300.0)
         >>> pacer.next_interval(0.8)
         600.0
@@ -105,10 +117,13 @@ class GcPacer:
             return self.least_seconds
         return min(self.full_seconds, max(self.least_seconds, took / self.cost_share))
 
-    def growth_limit(self) -> int:
+    def growth_limit(self) -> int | float:
         """How much the process may grow before a full pass: ``full_growth_bytes``, or a
         quarter of its size after the last pass if more (so that a process that grows
-        because it holds more live tables is not walked over and over)."""
+        because it holds more live tables is not walked over and over); no limit if the
+        last pass freed next to nothing (:attr:`grew_live`)."""
+        if self.grew_live:
+            return math.inf
         return max(self.full_growth_bytes, self.rss_after_full // 4)
 
     def full_pass(self) -> None:
@@ -117,6 +132,8 @@ class GcPacer:
         freed = gc.collect()
         gc.freeze()
         took = time.perf_counter() - started
+        walked = freed + gc.get_freeze_count()
+        self.grew_live = bool(walked) and freed < self.live_share * walked
         self.full_passes += 1
         self.rss_after_full = resident_bytes()
         self.interval = self.next_interval(took)
