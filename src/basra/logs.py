@@ -38,7 +38,7 @@ def setup_logging(level: str = "info") -> None:
         handler.setLevel(floor)
         logger = logging.getLogger(name)
         logger.handlers[:] = [handler]
-        logger.setLevel(least)
+        logger.setLevel(floor)  # a line below it is not even made (uvicorn's access lines)
         logger.propagate = False
 
 

@@ -21,7 +21,9 @@ not always garbage: a burst of new tables (a tournament's start) grows the proce
 live objects, and a pass then frees next to nothing while it stops the loop for 100-300 ms,
 again and again as the burst goes on (at 2,000 live tables a pass takes half a second).
 So after a pass that freed less than ``live_share`` (1%) of what it walked, growth brings
-no pass: the next comes when its time does, as its cost paced it. What waits
+no pass: the next comes when its time does, as its cost paced it (and so from the start,
+until a pass has found garbage). And a pass that is due waits while the loop is busy (the
+pacer's own wake-up is over 20 ms late: a burst is on) for up to a minute. What waits
 in cycles is then a few seconds' garbage (closed connections, mostly: their buffers are
 held with them), and a long-running process's memory stays flat (docs/BENCHMARKS.md,
 "Memory over 10,000 matches"): a pass only after the process had grown 48 MB let it climb,
@@ -62,7 +64,8 @@ class GcPacer:
     def __init__(self, freeze_seconds: float = 1.0, full_seconds: float = 600.0,  # noqa: PLR0913
                  full_growth_bytes: int = 16 * 2**20, cost_share: float = 0.001,
                  least_seconds: float = 20.0, cheap_seconds: float = 0.05,
-                 live_share: float = 0.01) -> None:
+                 live_share: float = 0.01, busy_seconds: float = 0.02,
+                 busy_wait_seconds: float = 60.0) -> None:
         self.freeze_seconds = freeze_seconds
         self.full_seconds = full_seconds
         self.cost_share = cost_share
@@ -80,8 +83,13 @@ class GcPacer:
         self.live_share = live_share
         """A pass that freed less than this share of what it walked found the growth
         live: the next one comes at its time, not on growth."""
-        self.grew_live = False
-        """Whether the last pass freed next to nothing (see :meth:`growth_limit`)."""
+        self.grew_live = True
+        """Whether the last pass freed next to nothing (see :meth:`growth_limit`); until a
+        pass says otherwise, growth is taken for live tables."""
+        self.busy_seconds = busy_seconds
+        self.busy_wait_seconds = busy_wait_seconds
+        """A pass that is due waits while the loop is busy (its own wake-up is over
+        ``busy_seconds`` late), for ``busy_wait_seconds`` at most."""
         self.rss_after_full = resident_bytes()
         self.task: asyncio.Task[None] | None = None
         self.full_passes = 0
@@ -95,12 +103,19 @@ class GcPacer:
 
     async def _run(self) -> None:
         full_at = time.monotonic() + self.interval
+        waited = 0.0
         while True:
+            asleep = time.monotonic()
             await asyncio.sleep(self.freeze_seconds)
+            late = time.monotonic() - asleep - self.freeze_seconds
             grown = resident_bytes() - self.rss_after_full
-            if time.monotonic() >= full_at or grown >= self.growth_limit():
+            due = time.monotonic() >= full_at or grown >= self.growth_limit()
+            if due and late > self.busy_seconds and waited < self.busy_wait_seconds:
+                waited += self.freeze_seconds  # the loop is busy: not now
+                gc.freeze()
+            elif due:
                 self.full_pass()
-                full_at = time.monotonic() + self.interval
+                full_at, waited = time.monotonic() + self.interval, 0.0
             else:
                 gc.freeze()
 

@@ -261,9 +261,10 @@ def supervise(workers: int, settings: Settings, sock: socket.socket, log_level: 
 
 def server_config(app: FastAPI, log_level: str,
                   settings: Settings | None = None) -> uvicorn.Config:
-    """How uvicorn runs the app: frames up to 16 KiB, no proxy headers of its own (the
-    app reads ``X-Forwarded-For`` from ``--trusted-proxy`` only), and HTTP connections
-    with deadlines and a cap per address (:mod:`basra.server.http.guard`)."""
+    """How uvicorn runs the app: frames up to 16 KiB, no access log (its lines would carry
+    the tokens of websocket URLs), no proxy headers of its own (the app reads
+    ``X-Forwarded-For`` from ``--trusted-proxy`` only), and HTTP connections with
+    deadlines and a cap per address (:mod:`basra.server.http.guard`)."""
     return uvicorn.Config(app, log_config=None, log_level=log_level, ws_max_size=16 * 1024,
-                          proxy_headers=False, lifespan="on",
+                          proxy_headers=False, lifespan="on", access_log=False,
                           http=guarded_http(settings or Settings()))

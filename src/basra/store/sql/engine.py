@@ -179,7 +179,7 @@ def create_sqlite_engine(database: Database) -> Engine:
                                 max_overflow=SQLITE_READERS + 1,
                                 connect_args={"check_same_thread": False})
     event.listen(engine, "connect", _sqlite_connect)
-    event.listen(engine, "begin", _sqlite_begin)
+    event.listen(engine, "begin", _sqlite_begin_on_driver)
     return engine
 
 
@@ -209,6 +209,14 @@ def _sqlite_pragma(cursor: Any, pragma: str) -> None:
 def _sqlite_begin(connection: Connection) -> None:
     read_only = connection.get_execution_options().get(READ_ONLY, False)
     connection.exec_driver_sql("BEGIN" if read_only else "BEGIN IMMEDIATE")
+
+
+def _sqlite_begin_on_driver(connection: Connection) -> None:
+    """:func:`_sqlite_begin` straight on the ``sqlite3`` connection (the synchronous
+    engine's: a statement through SQLAlchemy costs more than the BEGIN itself)."""
+    read_only = connection.get_execution_options().get(READ_ONLY, False)
+    connection.connection.driver_connection.execute(  # type: ignore[union-attr]
+        "BEGIN" if read_only else "BEGIN IMMEDIATE")
 
 
 async def create_schema(database: Database) -> None:
@@ -379,7 +387,7 @@ class SqlEngine:
                     writer, _in_transaction, engine, op, False)
             async with self.engine.begin() as connection:
                 return await connection.run_sync(op)
-        except (SQLAlchemyError, OSError) as error:
+        except (SQLAlchemyError, sqlite3.Error, OSError) as error:
             raise StoreError(f"cannot {what}: {reason(error)}") from error
 
     def _write_in_loop(self, connection: Connection, op: WriteOp[R]) -> R:
@@ -388,8 +396,9 @@ class SqlEngine:
         started = time.perf_counter()
         try:
             transaction = connection.begin()
-        except OperationalError as error:
-            if "locked" in str(error.orig) or "busy" in str(error.orig):
+        except (OperationalError, sqlite3.OperationalError) as error:
+            said = str(getattr(error, "orig", None) or error)
+            if "locked" in said or "busy" in said:
                 raise _Busy from error
             raise
         with transaction:
@@ -405,20 +414,27 @@ class SqlEngine:
             connection.close()
         return result
 
-    async def reading(self, op: ReadOp[R]) -> R:
+    async def reading(self, op: ReadOp[R], *, in_loop: bool = False) -> R:
         """Run the read ``op`` in a read-only transaction that sees the database as of one
-        moment; a failing database is a StoreError."""
+        moment; a failing database is a StoreError. ``in_loop``: a point read on the path
+        of every request (a session by its token), which on SQLite runs in the loop on the
+        writer's connection (a few dozen microseconds; a reader thread's hand-over costs
+        more than the read)."""
         try:
             sqlite = self._sqlite_of()
             if sqlite is not None:
                 engine, _, readers = sqlite
+                if in_loop and self._in_loop is not None:
+                    reader = self._in_loop.execution_options(**{READ_ONLY: True})
+                    with reader.begin():
+                        return op(reader)
                 return await asyncio.get_running_loop().run_in_executor(
                     readers, _in_transaction, engine, op, True)
             async with self.engine.connect() as connection:
                 await connection.execution_options(isolation_level="REPEATABLE READ")
                 async with connection.begin():
                     return await connection.run_sync(op)
-        except (SQLAlchemyError, OSError) as error:
+        except (SQLAlchemyError, sqlite3.Error, OSError) as error:
             raise StoreError(f"cannot read the store {self.database}: {reason(error)}") from error
 
     # ------------------------------------------------------------------ writes
@@ -500,9 +516,10 @@ class SqlEngine:
 
     # ------------------------------------------------------------------ reads
 
-    async def rows(self, query: Select[Any],
-                   parameters: Mapping[str, Any] | None = None) -> Sequence[Row[Any]]:
-        return await self.reading(lambda connection: connection.execute(query, parameters).all())
+    async def rows(self, query: Select[Any], parameters: Mapping[str, Any] | None = None,
+                   *, in_loop: bool = False) -> Sequence[Row[Any]]:
+        return await self.reading(lambda connection: connection.execute(query, parameters).all(),
+                                  in_loop=in_loop)
 
     async def first(self, query: Select[Any]) -> Row[Any] | None:
         rows = await self.rows(query.limit(1))

@@ -101,7 +101,8 @@ class SqlIdentity(SqlPort):
 
     async def player_by_token(self, token_hash: str) -> PlayerRow | None:
         rows = await self.sql.rows(PLAYER_BY_TOKEN, {"token_hash": token_hash,
-                                                     **alive_at(now())})
+                                                     **alive_at(now())},
+                                    in_loop=True)
         return player_row(rows[0]) if rows else None
 
     async def touch_session(self, token_hash: str) -> None:
@@ -202,7 +203,8 @@ class SqlIdentity(SqlPort):
 
     async def session_by_token(self, token_hash: str) -> SessionRow | None:
         rows = await self.sql.rows(SESSION_BY_TOKEN, {"token_hash": token_hash,
-                                                      **alive_at(now())})
+                                                      **alive_at(now())},
+                                    in_loop=True)
         return session_row(rows[0]) if rows else None
 
     async def sessions(self, player_id: str) -> list[SessionRow]:
