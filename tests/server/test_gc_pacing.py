@@ -127,10 +127,11 @@ def test_the_full_pass_is_paced_by_its_own_cost() -> None:
 def test_growth_brings_the_full_pass_sooner() -> None:
     async def scenario() -> None:
         pacer = GcPacer(freeze_seconds=0.02, full_seconds=3600, full_growth_bytes=2**20)
+        pacer.grew_live = False  # as if a pass had found garbage
         pacer.rss_after_full = 0  # as if the process had grown by all it holds
         assert pacer.growth_limit() == 2**20
         pacer.start()
-        pacer.rss_after_full = 0
+        pacer.rss_after_full, pacer.grew_live = 0, False
         try:
             for _ in range(100):
                 await asyncio.sleep(0.02)
@@ -167,3 +168,43 @@ def test_growth_that_is_live_waits_longer_for_the_next_pass() -> None:
         assert pacer.growth_limit() == 100 * 2**20
     finally:
         gc.unfreeze()
+
+
+def test_a_due_pass_waits_while_the_loop_is_busy() -> None:
+    """A full pass stops the loop: while the loop is busy (a burst of openings), a pass
+    that is due waits, then comes once the loop is quiet."""
+    async def scenario() -> None:
+        pacer = GcPacer(freeze_seconds=0.02, full_seconds=0.05, least_seconds=0.05,
+                        busy_wait_seconds=10)
+        pacer.start()
+        try:
+            busy_until = time.monotonic() + 0.6
+            while time.monotonic() < busy_until:  # each turn of the loop takes 40 ms
+                time.sleep(0.04)
+                await asyncio.sleep(0)
+            assert pacer.full_passes == 0
+            for _ in range(100):
+                await asyncio.sleep(0.02)
+                if pacer.full_passes:
+                    break
+            assert pacer.full_passes >= 1
+        finally:
+            await pacer.stop()
+
+    asyncio.run(scenario())
+
+
+def test_the_next_pass_is_paced_by_what_it_would_cost_now() -> None:
+    """A process that grew from a few tables to thousands since its last, cheap, pass
+    is not stopped for a second on the old, short, schedule: the next pass is paced by
+    the last one's time per object, times the objects there are now."""
+    pacer = GcPacer(least_seconds=20, cost_share=0.001, cheap_seconds=0.05)
+    pacer.last_took, pacer.last_walked = 0.01, 1000  # 10 microseconds an object
+    held = [[] for _ in range(100_000)]
+    gc.freeze()
+    try:
+        assert pacer.predicted_seconds() >= 1.0
+        assert pacer.next_interval(pacer.predicted_seconds()) == 600
+    finally:
+        gc.unfreeze()
+        del held

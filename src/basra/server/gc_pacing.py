@@ -10,7 +10,9 @@ objects are never walked again, so the collections that still run see only what 
 and take a few milliseconds. Memory is still freed as ever by reference counting; only
 garbage in reference cycles among frozen objects waits, until the full pass
 (``gc.unfreeze`` then one full collection) frees it. The full pass is paced by its own
-cost: a pass that took under ``cheap_seconds`` (50 ms: a process with few live tables)
+cost, as it would be now (the last pass's time per object it walked, times the objects
+there are now): a pass that would take under ``cheap_seconds`` (50 ms: a process with few
+live tables)
 comes again every ``least_seconds`` (20 s), so garbage never waits long; a dearer one
 after ``1 / cost_share`` times as long as it took (1,000 times: a 0.3 s pass every 5
 minutes; the 0.6-1 s pass of 2,000 live tables every 10 minutes, ``full_seconds``, as
@@ -93,29 +95,45 @@ class GcPacer:
         self.rss_after_full = resident_bytes()
         self.task: asyncio.Task[None] | None = None
         self.full_passes = 0
+        self.last_at = time.monotonic()
+        """When the last full pass ended."""
+        self.last_took = 0.0
+        self.last_walked = 1
+        """How long the last pass took and how many objects it walked: a pass costs about
+        as much per object as the last, so the next one's cost is known before it starts
+        (:meth:`predicted_seconds`)."""
 
     def start(self) -> None:
         started = time.perf_counter()
         gc.collect()
         gc.freeze()
-        self.interval = self.next_interval(time.perf_counter() - started)
+        self._passed(time.perf_counter() - started, 0)
         self.task = asyncio.create_task(self._run(), name="gc pacing")
 
+    def predicted_seconds(self) -> float:
+        """What a full pass would take now: the last one's time per object walked, times
+        the objects there are now (nearly all of them frozen)."""
+        return self.last_took * gc.get_freeze_count() / max(1, self.last_walked)
+
     async def _run(self) -> None:
-        full_at = time.monotonic() + self.interval
         waited = 0.0
         while True:
             asleep = time.monotonic()
             await asyncio.sleep(self.freeze_seconds)
             late = time.monotonic() - asleep - self.freeze_seconds
             grown = resident_bytes() - self.rss_after_full
-            due = time.monotonic() >= full_at or grown >= self.growth_limit()
+            # paced by what the pass would cost now: a process that has grown from a few
+            # tables to thousands since the last, cheap, pass is not stopped for a second
+            # on the old, short, schedule
+            self.interval = self.next_interval(max(self.last_took, self.predicted_seconds()))
+            due = (time.monotonic() >= self.last_at + self.interval
+                   or grown >= self.growth_limit())
             if due and late > self.busy_seconds and waited < self.busy_wait_seconds:
                 waited += self.freeze_seconds  # the loop is busy: not now
                 gc.freeze()
             elif due:
                 self.full_pass()
-                full_at, waited = time.monotonic() + self.interval, 0.0
+                waited = 0.0
             else:
                 gc.freeze()
 
@@ -147,13 +165,17 @@ class GcPacer:
         freed = gc.collect()
         gc.freeze()
         took = time.perf_counter() - started
-        walked = freed + gc.get_freeze_count()
-        self.grew_live = bool(walked) and freed < self.live_share * walked
+        self.grew_live = freed < self.live_share * (freed + gc.get_freeze_count())
+        self._passed(took, freed)
         self.full_passes += 1
-        self.rss_after_full = resident_bytes()
-        self.interval = self.next_interval(took)
         log.info("full garbage collection: %d objects freed in %.0f ms; the next in %.0f s",
                  freed, took * 1000, self.interval)
+
+    def _passed(self, took: float, freed: int) -> None:
+        self.last_at, self.last_took = time.monotonic(), took
+        self.last_walked = freed + gc.get_freeze_count()
+        self.rss_after_full = resident_bytes()
+        self.interval = self.next_interval(took)
 
     async def stop(self) -> None:
         if self.task is not None:
