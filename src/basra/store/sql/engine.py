@@ -86,8 +86,8 @@ SQLITE_READERS = 2
 """Threads (and connections) that read SQLite beside its one writer (WAL: readers never
 wait for the writer)."""
 SLOW_COMMIT_SECONDS = 0.01
-"""A SQLite write in the event loop that takes longer than this on average (its commit's
-disk sync, mostly) moves SQLite's writes to a thread."""
+"""SQLite commits in the event loop that take longer than this on average (the disk's
+sync) move SQLite's writes to a thread."""
 R = TypeVar("R")
 
 CommitHook = Callable[[str, float], None]
@@ -393,7 +393,6 @@ class SqlEngine:
     def _write_in_loop(self, connection: Connection, op: WriteOp[R]) -> R:
         """``op`` in a transaction on the loop's own connection; :class:`_Busy` if another
         process holds SQLite's write lock (nothing was done)."""
-        started = time.perf_counter()
         try:
             transaction = connection.begin()
         except (OperationalError, sqlite3.OperationalError) as error:
@@ -401,15 +400,22 @@ class SqlEngine:
             if "locked" in said or "busy" in said:
                 raise _Busy from error
             raise
-        with transaction:
+        try:
             result = op(connection)
-        # a moving average over some fifty writes, each counted up to 5 times the limit:
-        # one big write (a tournament round's pairings) does not make the disk slow
-        took = min(time.perf_counter() - started, 5 * SLOW_COMMIT_SECONDS)
+        except BaseException:
+            transaction.rollback()
+            raise
+        committing = time.perf_counter()
+        transaction.commit()
+        # the commit's own time (the disk's sync), as a moving average over some fifty
+        # commits, each counted up to 5 times the limit: one slow commit (a checkpoint of
+        # the log into the database) does not make the disk slow
+        took = min(time.perf_counter() - committing, 5 * SLOW_COMMIT_SECONDS)
         self._write_seconds = 0.98 * self._write_seconds + 0.02 * took
         if self._write_seconds > SLOW_COMMIT_SECONDS:
-            log.warning("SQLite's writes take %.0f ms on average (the disk's sync): they "
-                        "move out of the event loop, to a thread", self._write_seconds * 1000)
+            log.warning("SQLite's commits take %.0f ms on average (the disk's sync): the "
+                        "writes move out of the event loop, to a thread",
+                        self._write_seconds * 1000)
             self._in_loop = None
             connection.close()
         return result
