@@ -1,4 +1,5 @@
-"""The store on SQLAlchemy 2 (asyncio): SQLite through aiosqlite, PostgreSQL through asyncpg.
+"""The store on SQLAlchemy 2 Core: SQLite through the ``sqlite3`` driver, PostgreSQL through
+asyncpg (each transaction run whole: :mod:`.engine`).
 
 One implementation in SQLAlchemy Core for both back ends, in two layers:
 
