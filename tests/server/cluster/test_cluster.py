@@ -14,6 +14,7 @@ import subprocess
 import sys
 import time
 import uuid
+from collections.abc import Awaitable, Callable
 from datetime import UTC, datetime
 from pathlib import Path
 
@@ -29,6 +30,7 @@ from basra.server.cluster.leases import Leases
 from basra.store import open_store
 from basra.store.base import PlayRow, SeatRow, TableRow
 from server_harness import (
+    Backend,
     Guest,
     PlayLog,
     ServeProcess,
@@ -180,19 +182,28 @@ async def owner_pid(redis: Redis, keys: str, table_id: str) -> int:
     return int(node.decode().split(":")[1])
 
 
+def three_nodes(backend: Backend, keys: str, folder: Path, *more: str) -> list[ServeProcess]:
+    """Three ``basra serve`` nodes of one cluster on ``backend`` (this run's Redis keys,
+    ``more`` flags), not started yet."""
+    return [ServeProcess([*backend.serve_args(), "--redis", REDIS, "--redis-prefix", keys,
+                          *more, *SERVE], folder / f"node{i}.log") for i in range(3)]
+
+
+async def in_cluster_of(nodes: list[ServeProcess],
+                        scenario: Callable[[Redis], Awaitable[None]]) -> None:
+    """Start ``nodes`` side by side, then run ``scenario`` with a Redis client of its own."""
+    await asyncio.gather(*(asyncio.to_thread(n.start) for n in nodes))
+    redis = Redis.from_url(REDIS)
+    try:
+        await scenario(redis)
+    finally:
+        await redis.aclose()
+
+
 def test_three_nodes_are_one_site_and_survive_a_sigkill(tmp_path: Path) -> None:
     keys = prefix()
     with database("postgresql", tmp_path) as backend:
-        nodes = [ServeProcess([*backend.serve_args(), "--redis", REDIS, "--redis-prefix", keys,
-                               *SERVE], tmp_path / f"node{i}.log") for i in range(3)]
-
-        async def scenario() -> None:
-            await asyncio.gather(*(asyncio.to_thread(n.start) for n in nodes))
-            redis = Redis.from_url(REDIS)
-            try:
-                await in_cluster(redis)
-            finally:
-                await redis.aclose()
+        nodes = three_nodes(backend, keys, tmp_path)
 
         async def in_cluster(redis: Redis) -> None:
             n0, n1, n2 = (n.base for n in nodes)
@@ -309,7 +320,7 @@ def test_three_nodes_are_one_site_and_survive_a_sigkill(tmp_path: Path) -> None:
                     assert record_plays(record) == seen.rounds
 
         try:
-            run(scenario())
+            run(in_cluster_of(nodes, in_cluster))
             survivors = [n for n in nodes if n.proc is not None and n.proc.poll() is None]
             assert len(survivors) == 2
             for node in survivors:  # they shut down cleanly, and logged no error

@@ -18,7 +18,7 @@ from redis.asyncio import Redis
 from websockets.asyncio.client import connect
 from websockets.exceptions import ConnectionClosed, InvalidHandshake
 
-from server.cluster.test_cluster import REDIS, SERVE, play_on, prefix
+from server.cluster.test_cluster import in_cluster_of, play_on, prefix, three_nodes
 from server.e2e.test_accounts import an_account
 from server.e2e.tournament_kit import an_event, arena_points, sheets, until_status
 from server_harness import Guest, ServeProcess, database, new_guest
@@ -86,18 +86,8 @@ async def take_part(guest: Guest, tournament: str, nodes: list[ServeProcess],
 def test_an_arena_survives_the_sigkill_of_the_node_directing_it(tmp_path: Path) -> None:
     keys = prefix()
     with database("postgresql", tmp_path) as backend:
-        nodes = [ServeProcess([*backend.serve_args(), "--redis", REDIS, "--redis-prefix", keys,
-                               "--tournament-schedule", "none",
-                               "--tournament-last-pairing", "15", *SERVE],
-                              tmp_path / f"node{i}.log") for i in range(3)]
-
-        async def scenario() -> None:
-            await asyncio.gather(*(asyncio.to_thread(n.start) for n in nodes))
-            redis = Redis.from_url(REDIS)
-            try:
-                await in_cluster(redis)
-            finally:
-                await redis.aclose()
+        nodes = three_nodes(backend, keys, tmp_path, "--tournament-schedule", "none",
+                            "--tournament-last-pairing", "15")
 
         async def in_cluster(redis: Redis) -> None:
             async with httpx.AsyncClient(timeout=30) as http:
@@ -151,7 +141,7 @@ def test_an_arena_survives_the_sigkill_of_the_node_directing_it(tmp_path: Path) 
                     assert rows[entrant]["sheet"] == arena_points([(g[2], g[3]) for g in games])
 
         try:
-            asyncio.run(scenario())
+            asyncio.run(in_cluster_of(nodes, in_cluster))
         finally:
             for node in nodes:
                 node.kill()
