@@ -264,7 +264,7 @@ class SqlEngine:
         self._in_loop: Connection | None = None
         """SQLite's connection for the writes run in the event loop (None: in a thread)."""
         self._write_seconds = 0.0
-        """A moving average of how long a write in the loop takes."""
+        """A moving average of how long a commit in the loop takes (the disk's sync)."""
         self._pending: list[Pending] = []
         self._flusher: asyncio.Task[None] | None = None
 
@@ -317,7 +317,6 @@ class SqlEngine:
         driver = self._in_loop.connection.driver_connection
         assert driver is not None
         driver.execute("PRAGMA busy_timeout = 0")  # outside SQLAlchemy's transactions
-        self._write_seconds = 0.0
 
     async def _connect(self) -> AsyncEngine:
         engine = None
@@ -364,9 +363,10 @@ class SqlEngine:
     # ------------------------------------------------------------------ running
 
     def _sqlite_of(self) -> tuple[Engine, ThreadPoolExecutor, ThreadPoolExecutor] | None:
+        """SQLite's engine and threads (None on PostgreSQL); a StoreError if closed."""
+        if not self.is_open:
+            raise StoreError("the store is not open: await store.open() first")
         if self._sqlite is None:
-            if self._engine is None:
-                raise StoreError("the store is not open: await store.open() first")
             return None
         assert self._writer is not None and self._readers is not None
         return self._sqlite, self._writer, self._readers
