@@ -10,11 +10,13 @@ import math
 import time
 import weakref
 from pathlib import Path
+from unittest import mock
 
 import httpx
+import pytest
 
 from basra.server.app import create_app, services_of
-from basra.server.gc_pacing import GcPacer
+from basra.server.gc_pacing import GcPacer, resident_bytes
 from server_harness import Backend, at_a_bot_table, play_out, running_server
 
 
@@ -197,14 +199,29 @@ def test_a_due_pass_waits_while_the_loop_is_busy() -> None:
 def test_the_next_pass_is_paced_by_what_it_would_cost_now() -> None:
     """A process that grew from a few tables to thousands since its last, cheap, pass
     is not stopped for a second on the old, short, schedule: the next pass is paced by
-    the last one's time per object, times the objects there are now."""
+    the last one's time, grown as the process has grown since."""
     pacer = GcPacer(least_seconds=20, cost_share=0.001, cheap_seconds=0.05)
-    pacer.last_took, pacer.last_walked = 0.01, 1000  # 10 microseconds an object
-    held = [[] for _ in range(100_000)]
-    gc.freeze()
-    try:
-        assert pacer.predicted_seconds() >= 1.0
-        assert pacer.next_interval(pacer.predicted_seconds()) == 600
-    finally:
-        gc.unfreeze()
-        del held
+    pacer.last_took = 0.01
+    assert pacer.predicted_seconds() == pytest.approx(0.01, rel=0.5)  # has not grown
+    pacer.rss_after_full = resident_bytes() // 100  # since grown a hundredfold
+    assert pacer.predicted_seconds() >= 0.9
+    assert pacer.next_interval(pacer.predicted_seconds()) == 600
+    assert pacer.predicted_seconds(resident=pacer.rss_after_full * 50) == pytest.approx(0.5)
+
+
+def test_pacing_never_counts_the_frozen_objects() -> None:
+    """Counting the frozen objects walks them all (90 ms at 2,000 live tables): the
+    pacer's every-second check must not, only a full pass does, once."""
+    async def scenario() -> None:
+        pacer = GcPacer(freeze_seconds=0.01)
+        pacer.start()
+        try:
+            with mock.patch.object(gc, "get_freeze_count",
+                                   side_effect=AssertionError("counted")) as counted:
+                await asyncio.sleep(0.1)
+            assert counted.call_count == 0
+            assert pacer.task is not None and not pacer.task.done()
+        finally:
+            await pacer.stop()
+
+    asyncio.run(scenario())

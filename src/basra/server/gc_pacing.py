@@ -10,10 +10,9 @@ objects are never walked again, so the collections that still run see only what 
 and take a few milliseconds. Memory is still freed as ever by reference counting; only
 garbage in reference cycles among frozen objects waits, until the full pass
 (``gc.unfreeze`` then one full collection) frees it. The full pass is paced by its own
-cost, as it would be now (the last pass's time per object it walked, times the objects
-there are now): a pass that would take under ``cheap_seconds`` (50 ms: a process with few
-live tables)
-comes again every ``least_seconds`` (20 s), so garbage never waits long; a dearer one
+cost, as it would be now (the last pass's time, grown as the process has grown since): a
+pass that would take under ``cheap_seconds`` (50 ms: a process with few live tables) comes
+again every ``least_seconds`` (20 s), so garbage never waits long; a dearer one
 after ``1 / cost_share`` times as long as it took (1,000 times: a 0.3 s pass every 5
 minutes; the 0.6-1 s pass of 2,000 live tables every 10 minutes, ``full_seconds``, as
 before: near its limit a loaded server takes seconds to catch up after such a pause, so
@@ -99,9 +98,9 @@ class GcPacer:
         """When the last full pass ended."""
         self.last_took = 0.0
         self.last_walked = 1
-        """How long the last pass took and how many objects it walked: a pass costs about
-        as much per object as the last, so the next one's cost is known before it starts
-        (:meth:`predicted_seconds`)."""
+        """How long the last pass took and how many objects it walked (counted once, after
+        the pass): a pass costs about as much per byte of the process as the last, so the
+        next one's cost is known before it starts (:meth:`predicted_seconds`)."""
 
     def start(self) -> None:
         started = time.perf_counter()
@@ -110,10 +109,15 @@ class GcPacer:
         self._passed(time.perf_counter() - started, 0)
         self.task = asyncio.create_task(self._run(), name="gc pacing")
 
-    def predicted_seconds(self) -> float:
-        """What a full pass would take now: the last one's time per object walked, times
-        the objects there are now (nearly all of them frozen)."""
-        return self.last_took * gc.get_freeze_count() / max(1, self.last_walked)
+    def predicted_seconds(self, resident: int | None = None) -> float:
+        """What a full pass would take now: the last one's time, grown as the process has
+        grown since (its resident memory, ``resident`` if read already). Memory stands for
+        the objects a pass walks because counting them is itself a walk: CPython's
+        ``gc.get_freeze_count`` follows the frozen objects' list one by one, 90 ms at
+        2,000 live tables, and asked every second it was 14% of a loaded server's CPU and
+        a 90 ms stop of the loop every second (docs/BENCHMARKS.md, "The wave")."""
+        now = resident_bytes() if resident is None else resident
+        return self.last_took * max(1.0, now / max(1, self.rss_after_full))
 
     async def _run(self) -> None:
         waited = 0.0
@@ -121,11 +125,12 @@ class GcPacer:
             asleep = time.monotonic()
             await asyncio.sleep(self.freeze_seconds)
             late = time.monotonic() - asleep - self.freeze_seconds
-            grown = resident_bytes() - self.rss_after_full
+            resident = resident_bytes()
+            grown = resident - self.rss_after_full
             # paced by what the pass would cost now: a process that has grown from a few
             # tables to thousands since the last, cheap, pass is not stopped for a second
             # on the old, short, schedule
-            self.interval = self.next_interval(max(self.last_took, self.predicted_seconds()))
+            self.interval = self.next_interval(self.predicted_seconds(resident))
             due = (time.monotonic() >= self.last_at + self.interval
                    or grown >= self.growth_limit())
             if due and late > self.busy_seconds and waited < self.busy_wait_seconds:
@@ -165,8 +170,8 @@ class GcPacer:
         freed = gc.collect()
         gc.freeze()
         took = time.perf_counter() - started
-        self.grew_live = freed < self.live_share * (freed + gc.get_freeze_count())
         self._passed(took, freed)
+        self.grew_live = freed < self.live_share * self.last_walked
         self.full_passes += 1
         log.info("full garbage collection: %d objects freed in %.0f ms; the next in %.0f s",
                  freed, took * 1000, self.interval)
