@@ -1,18 +1,18 @@
-"""SQLite's writes run in the event loop (:mod:`basra.store.sql.engine`), and never stall it:
-a write that finds another process holding the database waits for it in a thread, and a
-disk whose commits are slow moves the writes to that thread for good."""
+"""SQLite's writes run their statements in the event loop (:mod:`basra.store.sql.engine`) and
+never stall it: a write that finds another process holding the database waits for it in a
+thread, and the COMMIT (the disk's sync) is always done in a thread."""
 
 from __future__ import annotations
 
 import asyncio
 import sqlite3
+import threading
 import time
 from pathlib import Path
 
 import pytest
 
 from basra.store.sql import SqlStore
-from basra.store.sql import engine as sql_engine
 from basra.store.urls import database
 
 
@@ -43,22 +43,72 @@ def test_a_write_waits_for_another_process_in_a_thread_not_in_the_loop(tmp_path:
     asyncio.run(scenario())
 
 
-def test_slow_commits_move_the_writes_to_a_thread(tmp_path: Path,
-                                                   monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(sql_engine, "SLOW_COMMIT_SECONDS", 1e-9)  # every commit is slow
+def _slow_commits(store: SqlStore, monkeypatch: pytest.MonkeyPatch, seconds: float) -> None:
+    """Every COMMIT of the store's SQLite engine takes ``seconds`` more (a slow disk's
+    sync), and must be run off the event loop's thread."""
+    engine = store.sql._sqlite
+    assert engine is not None
+    commit = engine.dialect.do_commit
+    loop_thread = threading.get_ident()
 
+    def slow(dbapi_connection: object) -> None:
+        assert threading.get_ident() != loop_thread, "a COMMIT in the event loop"
+        time.sleep(seconds)
+        commit(dbapi_connection)
+
+    monkeypatch.setattr(engine.dialect, "do_commit", slow)
+
+
+def test_a_slow_commit_never_stops_the_loop(tmp_path: Path,
+                                            monkeypatch: pytest.MonkeyPatch) -> None:
+    """The disk's sync (the COMMIT) happens in the writer thread: while it lasts, the loop
+    goes on and the point reads of every request are answered; the writes that come
+    meanwhile wait for it and go in the next commit."""
     async def scenario() -> None:
         store = SqlStore(database(f"sqlite+aiosqlite:///{tmp_path / 'basra.sqlite3'}"))
         await store.open()
         try:
             await store.create_player("p1", "One", "hash-1")
-            assert store.sql._in_loop is not None  # one slow write is not a slow disk
-            for number in range(3, 40):
-                await store.create_player(f"p{number}", f"P{number}", f"hash-{number}")
-            assert store.sql._in_loop is None  # moved for good
-            await store.create_player("p2", "Two", "hash-2")  # in the writer thread
-            assert [p.nickname for p in [await store.player("p1"), await store.player("p2")]
-                    if p is not None] == ["One", "Two"]
+            _slow_commits(store, monkeypatch, 0.3)
+            writes = [asyncio.create_task(store.create_player(f"p{n}", f"P{n}", f"h{n}"))
+                      for n in range(2, 6)]
+            started = time.perf_counter()
+            ticks = 0
+            while time.perf_counter() - started < 0.2:
+                await asyncio.sleep(0.01)
+                ticks += 1
+            assert ticks >= 10 and not any(write.done() for write in writes)
+            reads = await store.sql.reading(
+                lambda connection: connection.exec_driver_sql("SELECT 1").scalar(),
+                in_loop=True)
+            assert reads == 1
+            assert [(await write).nickname for write in writes] == ["P2", "P3", "P4", "P5"]
+            monkeypatch.undo()
+            assert (await store.player("p5")) is not None
+        finally:
+            await store.close()
+
+    asyncio.run(scenario())
+
+
+def test_a_write_whose_caller_gives_up_is_still_done_whole(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A caller cancelled while its write commits (a request whose client went away) does
+    not leave the connection half-used: the write commits, and the next one works."""
+    async def scenario() -> None:
+        store = SqlStore(database(f"sqlite+aiosqlite:///{tmp_path / 'basra.sqlite3'}"))
+        await store.open()
+        try:
+            _slow_commits(store, monkeypatch, 0.2)
+            write = asyncio.create_task(store.create_player("p1", "One", "hash-1"))
+            await asyncio.sleep(0.05)
+            write.cancel()
+            with pytest.raises(asyncio.CancelledError):
+                await write
+            monkeypatch.undo()
+            await store.create_player("p2", "Two", "hash-2")
+            assert (await store.player("p1")) is not None
+            assert (await store.player("p2")) is not None
         finally:
             await store.close()
 

@@ -16,21 +16,22 @@ synchronous SQLAlchemy ``Connection`` (:data:`WriteOp`, :data:`ReadOp`), and the
 each whole transaction at once:
 
 - on PostgreSQL with ``AsyncConnection.run_sync`` over asyncpg;
-- on SQLite, a write (a group commit: a few milliseconds for a hundred writes) runs right
-  in the event loop, on a connection of the standard ``sqlite3`` driver kept for it, and a
-  read in one of a few reader threads (WAL: readers never wait for the writer). With
+- on SQLite, a write's statements (a group commit's: a millisecond or two for a hundred
+  writes) run right in the event loop, on a connection of the standard ``sqlite3`` driver
+  kept for it, and its COMMIT (the disk's sync) in the writer thread, while the loop goes
+  on; a read runs in one of a few reader threads (WAL: readers never wait for the writer),
+  or, a point read on every request's path, in the loop on a connection of its own. With
   aiosqlite each statement, BEGIN and COMMIT was a round trip through a busy loop (a group
-  commit of a burst of openings took 300 ms); with the write in a thread of its own, the
-  thread and the loop took the interpreter's lock from each other at every statement
-  (SQLite lets it go while it works) and a group commit of 2 ms took 20-50. Run in the loop
-  it takes its 2 ms and nothing waits (docs/BENCHMARKS.md, "The wave").
+  commit of a burst of openings took 300 ms); with the whole write in a thread, the thread
+  and the loop took the interpreter's lock from each other at every statement (SQLite lets
+  it go while it works) and a group commit of 2 ms took 20-50; with the COMMIT in the loop
+  too, the loop stood still for every sync, a fifth of its time at 2,000 tables
+  (docs/BENCHMARKS.md, "The wave"). The store's writes queue on an asyncio lock, from
+  BEGIN to the end of the COMMIT, so the connection is never used by two at once.
 
-  Two things could make a write in the loop stall everything, and neither does: the writer
-  connection never waits for SQLite's lock (``busy_timeout`` 0 on it): if another process
-  holds the database, the write is done in a thread that waits as long as
-  :data:`SQLITE_BUSY_TIMEOUT_MS`; and a disk whose commits are slow (over
-  :data:`SLOW_COMMIT_SECONDS` on average, a network volume's sync, say) moves every write
-  to that thread for good, with a warning in the log.
+  The writer connection never waits for SQLite's lock in the loop (``busy_timeout`` 0 on
+  it): if another process holds the database, the write is done in the writer thread, which
+  waits as long as :data:`SQLITE_BUSY_TIMEOUT_MS`.
 
 :meth:`SqlEngine.open` runs the Alembic migrations in one write transaction that holds a
 lock first (an advisory lock on PostgreSQL, the write lock on SQLite): two servers started
@@ -85,9 +86,6 @@ PING_TIMEOUT = 5.0
 SQLITE_READERS = 2
 """Threads (and connections) that read SQLite beside its one writer (WAL: readers never
 wait for the writer)."""
-SLOW_COMMIT_SECONDS = 0.01
-"""SQLite commits in the event loop that take longer than this on average (the disk's
-sync) move SQLite's writes to a thread."""
 R = TypeVar("R")
 
 CommitHook = Callable[[str, float], None]
@@ -262,9 +260,11 @@ class SqlEngine:
         self._writer: ThreadPoolExecutor | None = None
         self._readers: ThreadPoolExecutor | None = None
         self._in_loop: Connection | None = None
-        """SQLite's connection for the writes run in the event loop (None: in a thread)."""
-        self._write_seconds = 0.0
-        """A moving average of how long a commit in the loop takes (the disk's sync)."""
+        """SQLite's connection for the writes whose statements run in the event loop."""
+        self._loop_reader: Connection | None = None
+        """SQLite's connection for the point reads run in the event loop."""
+        self._writing: asyncio.Lock | None = None
+        """Held by a write from its BEGIN to the end of its COMMIT (SQLite)."""
         self._pending: list[Pending] = []
         self._flusher: asyncio.Task[None] | None = None
 
@@ -313,10 +313,14 @@ class SqlEngine:
             readers.shutdown()
             raise StoreError(f"cannot open the store {self.database}: {reason(error)}") from error
         self._sqlite, self._writer, self._readers = engine, writer, readers
-        self._in_loop = engine.connect()
+        self._in_loop, self._writing = engine.connect(), asyncio.Lock()
         driver = self._in_loop.connection.driver_connection
         assert driver is not None
         driver.execute("PRAGMA busy_timeout = 0")  # outside SQLAlchemy's transactions
+        self._loop_reader = engine.connect().execution_options(**{READ_ONLY: True})
+        driver = self._loop_reader.connection.driver_connection
+        assert driver is not None
+        driver.execute("PRAGMA busy_timeout = 0")
 
     async def _connect(self) -> AsyncEngine:
         engine = None
@@ -342,8 +346,10 @@ class SqlEngine:
         sqlite, self._sqlite = self._sqlite, None
         writer, readers, self._writer, self._readers = self._writer, self._readers, None, None
         in_loop, self._in_loop = self._in_loop, None
-        if in_loop is not None:
-            in_loop.close()
+        loop_reader, self._loop_reader = self._loop_reader, None
+        for connection in (in_loop, loop_reader):
+            if connection is not None:
+                connection.close()
         if sqlite is not None:
             assert writer is not None and readers is not None
             await asyncio.get_running_loop().run_in_executor(writer, sqlite.dispose)
@@ -377,22 +383,34 @@ class SqlEngine:
         A refused write (a constraint) or a failing database is a StoreError whose cause
         is SQLAlchemy's error; an error ``op`` raises itself passes as it is."""
         try:
-            sqlite = self._sqlite_of()
-            if sqlite is not None:
-                engine, writer, _ = sqlite
-                if self._in_loop is not None:
-                    with contextlib.suppress(_Busy):
-                        return self._write_in_loop(self._in_loop, op)
-                return await asyncio.get_running_loop().run_in_executor(
-                    writer, _in_transaction, engine, op, False)
+            if self._sqlite_of() is not None:
+                # run to its end even if the caller is cancelled: the connection is the
+                # write's until its COMMIT is over
+                write = asyncio.ensure_future(self._sqlite_write(op))
+                write.add_done_callback(_retrieved)
+                return await asyncio.shield(write)
             async with self.engine.begin() as connection:
                 return await connection.run_sync(op)
         except (SQLAlchemyError, sqlite3.Error, OSError) as error:
             raise StoreError(f"cannot {what}: {reason(error)}") from error
 
-    def _write_in_loop(self, connection: Connection, op: WriteOp[R]) -> R:
-        """``op`` in a transaction on the loop's own connection; :class:`_Busy` if another
-        process holds SQLite's write lock (nothing was done)."""
+    async def _sqlite_write(self, op: WriteOp[R]) -> R:
+        sqlite = self._sqlite_of()
+        assert sqlite is not None and self._writing is not None
+        engine, writer, _ = sqlite
+        async with self._writing:
+            if self._in_loop is not None:
+                with contextlib.suppress(_Busy):
+                    return await self._write_beside_loop(self._in_loop, writer, op)
+            return await asyncio.get_running_loop().run_in_executor(
+                writer, _in_transaction, engine, op, False)
+
+    @staticmethod
+    async def _write_beside_loop(connection: Connection, writer: ThreadPoolExecutor,
+                                 op: WriteOp[R]) -> R:
+        """``op``'s statements in a transaction on the loop's own connection, its COMMIT
+        in the writer thread; :class:`_Busy` if another process holds SQLite's write lock
+        (nothing was done)."""
         try:
             transaction = connection.begin()
         except (OperationalError, sqlite3.OperationalError) as error:
@@ -405,35 +423,27 @@ class SqlEngine:
         except BaseException:
             transaction.rollback()
             raise
-        committing = time.perf_counter()
-        transaction.commit()
-        # the commit's own time (the disk's sync), as a moving average over some fifty
-        # commits, each counted up to 5 times the limit: one slow commit (a checkpoint of
-        # the log into the database) does not make the disk slow
-        took = min(time.perf_counter() - committing, 5 * SLOW_COMMIT_SECONDS)
-        self._write_seconds = 0.98 * self._write_seconds + 0.02 * took
-        if self._write_seconds > SLOW_COMMIT_SECONDS:
-            log.warning("SQLite's commits take %.0f ms on average (the disk's sync): the "
-                        "writes move out of the event loop, to a thread",
-                        self._write_seconds * 1000)
-            self._in_loop = None
-            connection.close()
+        try:
+            await asyncio.get_running_loop().run_in_executor(writer, transaction.commit)
+        except BaseException:
+            if transaction.is_active:
+                transaction.rollback()
+            raise
         return result
 
     async def reading(self, op: ReadOp[R], *, in_loop: bool = False) -> R:
         """Run the read ``op`` in a read-only transaction that sees the database as of one
         moment; a failing database is a StoreError. ``in_loop``: a point read on the path
-        of every request (a session by its token), which on SQLite runs in the loop on the
-        writer's connection (a few dozen microseconds; a reader thread's hand-over costs
-        more than the read)."""
+        of every request (a session by its token), which on SQLite runs in the loop on a
+        connection of its own (a few dozen microseconds; a reader thread's hand-over costs
+        more than the read), or in a reader thread if SQLite cannot answer at once."""
         try:
             sqlite = self._sqlite_of()
             if sqlite is not None:
                 engine, _, readers = sqlite
-                if in_loop and self._in_loop is not None:
-                    reader = self._in_loop.execution_options(**{READ_ONLY: True})
-                    with reader.begin():
-                        return op(reader)
+                if in_loop and self._loop_reader is not None:
+                    with contextlib.suppress(_Busy):
+                        return _read_in_loop(self._loop_reader, op)
                 return await asyncio.get_running_loop().run_in_executor(
                     readers, _in_transaction, engine, op, True)
             async with self.engine.connect() as connection:
@@ -540,6 +550,29 @@ class SqlEngine:
 
 class _Busy(Exception):
     """Another process holds SQLite's write lock."""
+
+
+def _read_in_loop(connection: Connection, op: ReadOp[R]) -> R:
+    """``op`` in a read transaction on the loop's reader connection; :class:`_Busy` if
+    SQLite cannot begin it at once (another process recovering the log, say)."""
+    try:
+        transaction = connection.begin()
+        result = op(connection)
+    except (OperationalError, sqlite3.OperationalError) as error:
+        said = str(getattr(error, "orig", None) or error)
+        if connection.in_transaction():
+            connection.rollback()
+        if "locked" in said or "busy" in said:
+            raise _Busy from error
+        raise
+    transaction.rollback()  # it only read: nothing to commit, nor to sync
+    return result
+
+
+def _retrieved(task: asyncio.Future[Any]) -> None:
+    """A write's outcome, taken even when its caller was cancelled (no "never retrieved")."""
+    if not task.cancelled():
+        task.exception()
 
 
 def _in_transaction(engine: Engine, op: Callable[[Connection], R], read_only: bool) -> R:
