@@ -314,6 +314,10 @@ def main() -> None:
     parser.add_argument("--join-seconds", type=float, default=None,
                         help="when the event starts, after it is made (default: 10 s + "
                              "a second per 100 players)")
+    parser.add_argument("--server-log", type=Path, default=None,
+                        help="keep the server's log here")
+    parser.add_argument("--samples", type=Path, default=None,
+                        help="write every play's (time sent, ms to its state) here, as JSON")
     args = parser.parse_args()
     think = tuple(float(x) for x in args.think.split(","))
     raise_nofile()
@@ -357,11 +361,15 @@ def main() -> None:
             server.terminate()
             server.wait(30)
         log = (Path(folder) / "server.log").read_text()
+        if args.server_log is not None:
+            args.server_log.write_text(log)
     waves = [(int(m.group(2)), int(m.group(3)), float(m.group(4)))
              for m in WAVE_LINE.finditer(log)]
     print(f"{args.format}: {args.players} players, {args.watchers} watching "
           f"({args.sampled} sampled), {args.db or 'SQLite'}")
     report(stats, start, waves, cpu1 - cpu0, elapsed)
+    if args.samples is not None:
+        args.samples.write_bytes(orjson.dumps(sorted(at_ms for s in stats for at_ms in s.play)))
 
 
 if __name__ == "__main__":

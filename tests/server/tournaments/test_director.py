@@ -90,8 +90,10 @@ async def a_field(count: int, fmt: str = "arena", **changes: Any
     return store, Tables(tables), room, players
 
 
-def director(store: MemoryTournamentStore, tables: Tables, room: Room) -> Director:
-    return Director(event(), store, room, tables, last_pairing_seconds=120)
+def director(store: MemoryTournamentStore, tables: Tables, room: Room,
+             news_seconds: float = 0.0) -> Director:
+    return Director(event(), store, room, tables, last_pairing_seconds=120,
+                    news_seconds=news_seconds)
 
 
 def test_an_arena_starts_pairs_counts_and_pairs_again() -> None:
@@ -216,5 +218,40 @@ def test_a_director_that_died_is_replaced_and_makes_the_missing_table() -> None:
         await other.tick(T0 + timedelta(seconds=3))
         waves = [p.round for p in await store.pairings("ev")]
         assert waves.count(2) <= 1
+
+    asyncio.run(scenario())
+
+
+def test_the_pages_hear_the_news_together_at_most_once_a_second() -> None:
+    """Every page of an event hears every piece of news, so what changes within
+    ``news_seconds`` goes out together: the pairings made and decided in one message, the
+    standings' changed rows in another, at the end of the wait (not at the next tick)."""
+    async def scenario() -> None:
+        store, tables, room, _ = await a_field(6)
+        boss = director(store, tables, room, news_seconds=0.3)
+        await boss.load()
+        await boss.tick(T0)  # the first wave's news goes out at once
+        first = await store.pairings("ev")
+        assert len(first) == 3
+
+        def news(kind: str) -> list[dict[str, Any]]:
+            return [m for who, m in room.said if who is None and m["type"] == kind]
+
+        assert [len(m.get("add", [])) for m in news("pairings")] == [3]
+        before = len(room.said)
+        for number, pairing in enumerate(first[:2]):  # two matches end one after the other
+            await tables.end(boss, pairing.table_id or "", 0)
+            await boss.tick(T0 + timedelta(seconds=1 + number))
+        assert len(room.said) - before == sum(  # only the players were told, at once
+            1 for who, m in room.said[before:] if who is not None and m["type"] == "paired")
+        await asyncio.sleep(0.45)
+        pairings, standings = news("pairings")[1:], news("standings")[-1:]
+        assert len(pairings) == 1
+        assert {p["id"] for p in pairings[0]["done"]} == {p.id for p in first[:2]}
+        assert pairings[0]["add"] and pairings[0]["round"] >= 2
+        winners = {p.entrants[0] for p in first[:2]}
+        assert winners <= {row["entrant"] for row in standings[0]["rows"]}
+        assert standings[0]["v"] > pairings[0]["v"]
+        boss.close()
 
     asyncio.run(scenario())

@@ -21,7 +21,10 @@ director's own rules:
 - a Swiss round starts when every match of the last one ended; an active entrant absent at
   pairing time is not paired, and one absent twice is withdrawn;
 - an entrant whose seat a bot played from the start (they never came to the table) scores
-  nothing for that match and is paused: they join again to be paired.
+  nothing for that match and is paused: they join again to be paired;
+- the pages hear of new and decided pairings and of the standings' changed rows at most
+  once every :data:`NEWS_SECONDS`, each kind in one message, and of the event's own changes
+  (started, ended) at once.
 """
 
 from __future__ import annotations
@@ -60,6 +63,11 @@ TABLES_AT_ONCE = 50
 """Tables of a wave made at once (their writes share group commits)."""
 POLL_SECONDS = 1.0
 """How often a director reads every undecided pairing's table from the store."""
+NEWS_SECONDS = 1.0
+"""The least time between two batches of news (pairings, standings) to an event's pages.
+What changes meanwhile goes out together, a second at most after it happened: an event's
+news goes to every page of it, and at 2,000 entrants a message to every page costs the
+server and each page far more than the few rows it carries (docs/BENCHMARKS.md)."""
 SWISS_ABSENCES = 2
 """A Swiss entrant absent at this many pairings is withdrawn."""
 
@@ -101,8 +109,9 @@ class Director:
     """One event's director while this process leads it. Call :meth:`load`, then
     :meth:`tick` every second or so (and :meth:`wake` when a table of it ends here)."""
 
-    def __init__(self, row: TournamentRow, store: TournamentStore, audience: Audience,
-                 make_table: MakeTable, *, last_pairing_seconds: float = 180.0) -> None:
+    def __init__(self, row: TournamentRow, store: TournamentStore, audience: Audience,  # noqa: PLR0913
+                 make_table: MakeTable, *, last_pairing_seconds: float = 180.0,
+                 news_seconds: float = NEWS_SECONDS) -> None:
         self.row = row
         self.store = store
         self.audience = audience
@@ -120,11 +129,24 @@ class Director:
         self.last_opponent: dict[str, str] = {}
         self.version = 0
         self.standings: list[dict[str, Any]] = []
+        """The standings as they are now (the pages hear of them with the next news)."""
+        self.told: dict[str, dict[str, Any]] = {}
+        """Each entrant's row as the pages last heard of it, without its rank."""
         self.snapshot_text: str | None = None
         self.entrants_stale = False
         self.entrants_loaded = time.monotonic()
         self.ended_tables: dict[str, TableRow] = {}
         self.polled_at = 0.0
+        self.news_added: list[PairingRow] = []
+        self.news_decided: list[PairingRow] = []
+        """Pairings made and decided since the last news (:meth:`_news`)."""
+        self.standings_due = False
+        """Whether the standings changed since the last news."""
+        self.news_seconds = news_seconds
+        self.news_at = -news_seconds
+        """When the last news went out (``time.monotonic()``)."""
+        self.news_timer: asyncio.TimerHandle | None = None
+        self.news_task: asyncio.Task[None] | None = None
 
     # ------------------------------------------------------------------ state
 
@@ -143,6 +165,7 @@ class Director:
                        if p.points is None and p.table_id is not None}
         # The tables of undecided pairings are checked on the next tick (made if missing).
         self.standings = self._standings()
+        self.told = {row["entrant"]: _unranked(row) for row in self.standings}
         self.version += 1
         self.snapshot_text = None
 
@@ -196,7 +219,10 @@ class Director:
             self.entrants_stale = False
             changed = True
         if changed and self.row.status == "running":
-            await self._publish_standings()
+            self.standings = self._standings()
+            self.snapshot_text = None
+            self.standings_due = True
+        await self._news()
         return self.row.status in ("finished", "cancelled")
 
     async def _reload_entrants(self) -> bool:
@@ -279,8 +305,7 @@ class Director:
             for entrant in absent:
                 await self._pause(entrant)
             self.snapshot_text = None
-            await self.audience.publish(self.row.id, _text(
-                {"type": "pairings", "v": self.version, "done": [views.pairing_json(pairing)]}))
+            self.news_decided.append(pairing)
         return decided
 
     async def _pause(self, entrant_id: str) -> None:
@@ -420,21 +445,73 @@ class Director:
                 self.unmade.add(pairing.id)
         self.version += 1
         self.snapshot_text = None
-        await self.audience.publish(self.row.id, _text(
-            {"type": "pairings", "v": self.version, "round": number,
-             "add": [views.pairing_json(p) for p in rows]}))
+        self.news_added.extend(rows)
         await self._make_tables()
 
     # ------------------------------------------------------------------ the end
 
     async def _finish(self, now: datetime) -> None:
-        await self._publish_standings()  # the last results' rows first, then the end
+        self.standings = self._standings()
+        self.standings_due = True
+        await self._news(now=True)  # the last results' rows first, then the end
         places = {row["entrant"]: row["rank"] for row in self.standings
                   if row.get("games", 0) > 0}
         await self.store.set_places(self.row.id, places)
         await self._set(status="finished", finished_at=now)
         log.info("tournament %s finished: %d entrants, %d games", self.row.id,
                  len(self.entrants), len(self.games))
+
+    # ------------------------------------------------------------------ news
+
+    async def _news(self, *, now: bool = False) -> None:
+        """What changed since the last news, to every page: the pairings made and decided
+        in one message, then the standings' changed rows in another; if the last news went
+        out less than ``news_seconds`` (:data:`NEWS_SECONDS`) ago (and not ``now``), at
+        that time instead."""
+        if not (self.news_added or self.news_decided or self.standings_due):
+            return
+        wait = self.news_at + self.news_seconds - time.monotonic()
+        if wait > 0 and not now:
+            if self.news_timer is None:
+                self.news_timer = asyncio.get_running_loop().call_later(wait, self._news_due)
+            return
+        if self.news_timer is not None:
+            self.news_timer.cancel()
+            self.news_timer = None
+        self.news_at = time.monotonic()
+        added, decided = self.news_added, self.news_decided
+        self.news_added, self.news_decided = [], []
+        if added or decided:
+            self.version += 1
+            message: dict[str, Any] = {"type": "pairings", "v": self.version}
+            if added:
+                message["round"] = max(p.round for p in added)
+                message["add"] = [views.pairing_json(p) for p in added]
+            if decided:
+                message["done"] = [views.pairing_json(p) for p in decided]
+            await self.audience.publish(self.row.id, _text(message))
+        if self.standings_due:
+            self.standings_due = False
+            await self._publish_standings()
+
+    def _news_due(self) -> None:
+        self.news_timer = None
+        if self.news_task is None or self.news_task.done():
+            self.news_task = asyncio.create_task(self._news_safely(), name="tournament news")
+
+    async def _news_safely(self) -> None:
+        try:
+            await self._news()
+        except Exception:  # e.g. the cluster's bus is down: the next tick tries again
+            log.exception("tournament %s: the news could not go out", self.row.id)
+
+    def close(self) -> None:
+        """This process no longer leads the event: no more news from here."""
+        if self.news_timer is not None:
+            self.news_timer.cancel()
+            self.news_timer = None
+        if self.news_task is not None:
+            self.news_task.cancel()
 
     # ------------------------------------------------------------------ standings
 
@@ -447,12 +524,16 @@ class Director:
                 for r in swiss_standings(ratings, self.games)]
 
     async def _publish_standings(self) -> None:
-        """The standings' changed rows, pushed to every watcher (a delta, not the table)."""
-        before = {row["entrant"]: _unranked(row) for row in self.standings}
-        self.standings = self._standings()
+        """The standings' rows changed since the pages last heard, pushed to every page (a
+        delta, not the table)."""
         # A row whose rank alone moved is not sent: a page orders the rows itself (one
         # result moves the ranks of many, which would make every delta the whole table).
-        rows = [row for row in self.standings if before.get(row["entrant"]) != _unranked(row)]
+        rows = []
+        for row in self.standings:
+            unranked = _unranked(row)
+            if self.told.get(row["entrant"]) != unranked:
+                self.told[row["entrant"]] = unranked
+                rows.append(row)
         self.version += 1
         self.snapshot_text = None
         if rows:

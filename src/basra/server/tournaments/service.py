@@ -274,7 +274,8 @@ class Tournaments:
             self.task.cancel()
             with contextlib.suppress(asyncio.CancelledError):
                 await self.task
-        for tournament_id in list(self.directors):
+        for tournament_id, director in list(self.directors.items()):
+            director.close()
             await self.leadership.let_go(tournament_id)
         self.directors.clear()
 
@@ -311,10 +312,12 @@ class Tournaments:
         for tournament_id, director in list(self.directors.items()):
             if not await self.leadership.lead(tournament_id):
                 del self.directors[tournament_id]
+                director.close()
                 log.info("tournament %s is directed elsewhere now", tournament_id)
                 continue
             if await director.tick(now):
                 del self.directors[tournament_id]
+                director.close()
                 await self.leadership.let_go(tournament_id)
 
 
