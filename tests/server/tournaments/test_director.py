@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+from dataclasses import replace
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
@@ -252,6 +253,32 @@ def test_the_pages_hear_the_news_together_at_most_once_a_second() -> None:
         winners = {p.entrants[0] for p in first[:2]}
         assert winners <= {row["entrant"] for row in standings[0]["rows"]}
         assert standings[0]["v"] > pairings[0]["v"]
+        boss.close()
+
+    asyncio.run(scenario())
+
+
+def test_a_page_that_saw_a_row_the_others_did_not_hears_it_again() -> None:
+    """A page that opens between two pieces of news sees the standings as they are; a row
+    that changes back before the news (paused, then active again) is still named in the
+    news, or that page would keep the row it saw."""
+    async def scenario() -> None:
+        store, tables, room, players = await a_field(2)
+        boss = director(store, tables, room, news_seconds=0.2)
+        await boss.load()
+        await boss.tick(T0 - timedelta(minutes=5))
+        entrant = boss.entrants[players[0]]
+        boss.entrant_changed(replace(entrant, status="paused"))
+        seen = json.loads(boss.snapshot())  # a page opens: it sees the pause
+        assert {row["entrant"]: row["status"] for row in seen["standings"]}[players[0]] \
+            == "paused"
+        boss.entrant_changed(replace(entrant, status="active"))  # back before any news
+        await boss.tick(T0 - timedelta(minutes=5))
+        await asyncio.sleep(0.3)
+        news = [m for who, m in room.said if who is None and m["type"] == "standings"]
+        assert news and news[-1]["rows"][0]["entrant"] == players[0]
+        assert news[-1]["rows"][0]["status"] == "active"
+        assert news[-1]["v"] > seen["v"]
         boss.close()
 
     asyncio.run(scenario())

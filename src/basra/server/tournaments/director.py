@@ -187,6 +187,15 @@ class Director:
             a, b = pairing.entrants
             self.last_opponent[a], self.last_opponent[b] = b, a
 
+    def refresh(self) -> None:
+        """The standings counted again if an entrant or a result changed them since (a
+        read of the event sees them as they are; the pages hear of them with the news)."""
+        if self.entrants_stale:
+            self.entrants_stale = False
+            self.standings = self._standings()
+            self.snapshot_text = None
+            self.standings_due = True
+
     def entrant_changed(self, entrant: EntrantRow) -> None:
         """An entrant joined or changed status (on this process): counted at the next tick."""
         known = entrant.id in self.entrants
@@ -205,6 +214,7 @@ class Director:
             return True
         if self.row.status == "upcoming":
             if now < self.row.starts_at:
+                await self._before_start()
                 return False
             if not await self._start(now):
                 return True
@@ -215,15 +225,18 @@ class Director:
             changed |= await self._arena(now)
         else:
             changed |= await self._swiss(now)
-        if self.entrants_stale:
-            self.entrants_stale = False
-            changed = True
         if changed and self.row.status == "running":
-            self.standings = self._standings()
-            self.snapshot_text = None
-            self.standings_due = True
+            self.entrants_stale = True
+        self.refresh()
         await self._news()
         return self.row.status in ("finished", "cancelled")
+
+    async def _before_start(self) -> None:
+        """Before the start, the entrants who joined or left go to the pages with the news
+        (a joining crowd is a row each, at most once a second, not a message each)."""
+        await self._reload_entrants()
+        self.refresh()
+        await self._news()
 
     async def _reload_entrants(self) -> bool:
         """Every few seconds, the entrants as stored: those who joined or left through
@@ -542,13 +555,24 @@ class Director:
 
     def snapshot(self) -> str:
         """The whole event as a new watcher first gets it (kept until the next change)."""
+        self.refresh()
         if self.snapshot_text is None:
+            # A page that opens now sees rows the others have not heard of yet: the next
+            # news names each of them again, whatever they are by then (a row paused
+            # and back, say, before the news went out).
+            for row in self.standings:
+                if self.told.get(row["entrant"]) != _unranked(row):
+                    self.told[row["entrant"]] = UNSURE
             live = [views.pairing_json(self.pairings[p])
                     for p in sorted(set(self.busy.values()))]
             self.snapshot_text = _text({
                 "type": "tournament", "v": self.version, "event": views.event_json(self.row),
                 "standings": self.standings, "playing": live})
         return self.snapshot_text
+
+
+UNSURE: dict[str, Any] = {"unsure": True}
+"""What the pages heard of a row, when some heard one thing and some another."""
 
 
 def _unranked(row: dict[str, Any]) -> dict[str, Any]:

@@ -2,9 +2,10 @@
 leads.
 
 :class:`Tournaments` is what the routes ask. It checks a new event (:mod:`.spec`), lets
-players join, withdraw and pause, and runs a :class:`~.director.Director` for each event due
-or running that this process leads (:class:`Leadership`: one process leads every event; a
-cluster node leads those whose lease it holds, :mod:`basra.server.cluster.tournaments`). A
+players join, withdraw and pause, and runs a :class:`~.director.Director` for each event
+running or starting within :data:`LEAD_BEFORE_SECONDS` that this process leads
+(:class:`Leadership`: one process leads every event; a cluster node leads those whose
+lease it holds, :mod:`basra.server.cluster.tournaments`). A
 director that loses its lease stops; whoever takes the lease reloads the event from the
 store and goes on.
 """
@@ -54,6 +55,10 @@ KEPT_READS = 256
 MOST_TICKS_GAP = 0.2
 """The least time between two ticks, however often they are asked for."""
 MOST_OPEN_EVENTS = 3
+LEAD_BEFORE_SECONDS = 3600.0
+"""An event is directed from this long before its start: its director tells the pages of
+the entrants who join with the news (at most once a second), as it will once it runs.
+Joins to an event further off are told to its pages one by one."""
 """Events one account may have upcoming or running at once."""
 
 
@@ -243,6 +248,7 @@ class Tournaments:
     async def results(self, tournament_id: str) -> dict[str, Any]:
         """Every pairing by round with its result, the final standings and the podium."""
         director = await self._director(tournament_id)
+        director.refresh()
         rounds: dict[int, list[dict[str, Any]]] = {}
         for pairing in director.pairings.values():
             rounds.setdefault(pairing.round, []).append(views.pairing_json(pairing))
@@ -301,7 +307,9 @@ class Tournaments:
             for row in self.schedule.due(now):
                 await self.store.create_tournament(row)
         for row in await self.store.tournaments(("upcoming", "running"), listed_only=False):
-            if row.id in self.directors or (row.status == "upcoming" and row.starts_at > now):
+            if row.id in self.directors or (
+                    row.status == "upcoming"
+                    and (row.starts_at - now).total_seconds() > LEAD_BEFORE_SECONDS):
                 continue
             if await self.leadership.lead(row.id):
                 director = Director(row, self.store, self.audience, self.make_table,
