@@ -540,7 +540,8 @@ class Director:
         """The standings' rows changed since the pages last heard, pushed to every page (a
         delta, not the table)."""
         # A row whose rank alone moved is not sent: a page orders the rows itself (one
-        # result moves the ranks of many, which would make every delta the whole table).
+        # result moves the ranks of many, which would make every delta the whole table);
+        # nor one whose entrant only sat down or stood up (see _unranked).
         rows = []
         for row in self.standings:
             unranked = _unranked(row)
@@ -576,7 +577,11 @@ UNSURE: dict[str, Any] = {"unsure": True}
 
 
 def _unranked(row: dict[str, Any]) -> dict[str, Any]:
-    return {key: value for key, value in row.items() if key != "rank"}
+    """A row as the news compares it: without its rank (the page orders the rows) nor
+    whether the entrant plays now (the pages know it from the pairings: every wave would
+    otherwise send the rows of everyone it paired, 2,000 rows to every page at an arena's
+    start)."""
+    return {key: value for key, value in row.items() if key not in ("rank", "playing")}
 
 
 def _text(message: dict[str, Any]) -> str:

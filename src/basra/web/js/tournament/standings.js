@@ -58,11 +58,12 @@ function statusBadge(row) {
   return h("span", { class: ["badge", "tour-status", row.status] }, t(`tournament.entrant.${row.status}`));
 }
 
+// Who plays now is known from the live pairings (STATE's `playing`, then each `pairings`
+// message), not from a row's `playing`, which is as of when the row was last sent.
 function playingMark(state, row) {
-  if (!row.playing) return null;
   const table = tableOf(state, row.entrant);
+  if (!table) return null;
   const dot = h("span", { class: "tour-dot", "aria-hidden": "true" });
-  if (!table) return h("span", { class: "tour-playing" }, dot, h("span", { class: "sr-only" }, t("tournament.playing")));
   return pageLink(`/table/${encodeURIComponent(table)}`, {
     class: "tour-playing tour-watch-one", title: t("tournament.playing"), "aria-label": watchLabel(row.name),
   }, dot, h("span", { class: "tour-watch-word" }, t("live.watch")));
