@@ -7,6 +7,7 @@ from __future__ import annotations
 import asyncio
 import gc
 import math
+import sys
 import time
 import weakref
 from pathlib import Path
@@ -16,7 +17,7 @@ import httpx
 import pytest
 
 from basra.server.app import create_app, services_of
-from basra.server.gc_pacing import GcPacer, resident_bytes
+from basra.server.gc_pacing import GcPacer
 from server_harness import Backend, at_a_bot_table, play_out, running_server
 
 
@@ -199,14 +200,17 @@ def test_a_due_pass_waits_while_the_loop_is_busy() -> None:
 def test_the_next_pass_is_paced_by_what_it_would_cost_now() -> None:
     """A process that grew from a few tables to thousands since its last, cheap, pass
     is not stopped for a second on the old, short, schedule: the next pass is paced by
-    the last one's time, grown as the process has grown since."""
+    the last one's time, grown as the objects have grown since."""
     pacer = GcPacer(least_seconds=20, cost_share=0.001, cheap_seconds=0.05)
     pacer.last_took = 0.01
     assert pacer.predicted_seconds() == pytest.approx(0.01, rel=0.5)  # has not grown
-    pacer.rss_after_full = resident_bytes() // 100  # since grown a hundredfold
+    held = [[number] for number in range(200_000)]  # the process grows by its objects
+    assert pacer.predicted_seconds() > 0.012
+    del held
+    pacer.last_blocks = sys.getallocatedblocks() // 100  # since grown a hundredfold
     assert pacer.predicted_seconds() >= 0.9
     assert pacer.next_interval(pacer.predicted_seconds()) == 600
-    assert pacer.predicted_seconds(resident=pacer.rss_after_full * 50) == pytest.approx(0.5)
+    assert pacer.predicted_seconds(blocks=pacer.last_blocks * 50) == pytest.approx(0.5)
 
 
 def test_pacing_never_counts_the_frozen_objects() -> None:
