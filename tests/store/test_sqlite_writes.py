@@ -113,3 +113,25 @@ def test_a_write_whose_caller_gives_up_is_still_done_whole(
             await store.close()
 
     asyncio.run(scenario())
+
+
+def test_a_point_read_that_fails_leaves_the_loops_connection_ready(tmp_path: Path) -> None:
+    """A read in the loop that raises (a bug in it, say) ends its transaction: the next
+    read on the same connection works."""
+    async def scenario() -> None:
+        store = SqlStore(database(f"sqlite+aiosqlite:///{tmp_path / 'basra.sqlite3'}"))
+        await store.open()
+        try:
+            def broken(connection: object) -> None:
+                raise LookupError("a bug")
+
+            with pytest.raises(LookupError):
+                await store.sql.reading(broken, in_loop=True)
+            one = await store.sql.reading(
+                lambda connection: connection.exec_driver_sql("SELECT 1").scalar(),
+                in_loop=True)
+            assert one == 1
+        finally:
+            await store.close()
+
+    asyncio.run(scenario())

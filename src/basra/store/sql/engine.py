@@ -423,8 +423,14 @@ class SqlEngine:
         except BaseException:
             transaction.rollback()
             raise
+        commit = asyncio.get_running_loop().run_in_executor(writer, transaction.commit)
         try:
-            await asyncio.get_running_loop().run_in_executor(writer, transaction.commit)
+            await asyncio.shield(commit)
+        except asyncio.CancelledError:
+            # the COMMIT goes on in the thread: the connection is its until it ends
+            with contextlib.suppress(BaseException):
+                await asyncio.wait([commit])
+            raise
         except BaseException:
             if transaction.is_active:
                 transaction.rollback()
@@ -557,16 +563,15 @@ def _read_in_loop(connection: Connection, op: ReadOp[R]) -> R:
     SQLite cannot begin it at once (another process recovering the log, say)."""
     try:
         transaction = connection.begin()
-        result = op(connection)
+        try:
+            return op(connection)
+        finally:
+            transaction.rollback()  # it only read: nothing to commit, nor to sync
     except (OperationalError, sqlite3.OperationalError) as error:
         said = str(getattr(error, "orig", None) or error)
-        if connection.in_transaction():
-            connection.rollback()
         if "locked" in said or "busy" in said:
             raise _Busy from error
         raise
-    transaction.rollback()  # it only read: nothing to commit, nor to sync
-    return result
 
 
 def _retrieved(task: asyncio.Future[Any]) -> None:
