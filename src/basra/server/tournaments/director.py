@@ -133,7 +133,8 @@ class Director:
         self.told: dict[str, dict[str, Any]] = {}
         """Each entrant's row as the pages last heard of it, without its rank."""
         self.snapshot_text: str | None = None
-        self.entrants_stale = False
+        self.standings_stale = False
+        """An entrant or a result changed since the standings were counted (:meth:`refresh`)."""
         self.entrants_loaded = time.monotonic()
         self.ended_tables: dict[str, TableRow] = {}
         self.polled_at = 0.0
@@ -190,8 +191,8 @@ class Director:
     def refresh(self) -> None:
         """The standings counted again if an entrant or a result changed them since (a
         read of the event sees them as they are; the pages hear of them with the news)."""
-        if self.entrants_stale:
-            self.entrants_stale = False
+        if self.standings_stale:
+            self.standings_stale = False
             self.standings = self._standings()
             self.snapshot_text = None
             self.standings_due = True
@@ -202,7 +203,7 @@ class Director:
         self._add_entrant(entrant)
         if not known:
             self.free_since[entrant.id] = time.monotonic()
-        self.entrants_stale = True
+        self.standings_stale = True
 
     # ------------------------------------------------------------------ the tick
 
@@ -226,7 +227,7 @@ class Director:
         else:
             changed |= await self._swiss(now)
         if changed and self.row.status == "running":
-            self.entrants_stale = True
+            self.standings_stale = True
         self.refresh()
         await self._news()
         return self.row.status in ("finished", "cancelled")
@@ -464,8 +465,8 @@ class Director:
     # ------------------------------------------------------------------ the end
 
     async def _finish(self, now: datetime) -> None:
-        self.standings = self._standings()
-        self.standings_due = True
+        self.standings_stale = True
+        self.refresh()
         await self._news(now=True)  # the last results' rows first, then the end
         places = {row["entrant"]: row["rank"] for row in self.standings
                   if row.get("games", 0) > 0}

@@ -396,12 +396,11 @@ class SqlEngine:
 
     async def _sqlite_write(self, op: WriteOp[R]) -> R:
         sqlite = self._sqlite_of()
-        assert sqlite is not None and self._writing is not None
+        assert sqlite is not None and self._writing is not None and self._in_loop is not None
         engine, writer, _ = sqlite
         async with self._writing:
-            if self._in_loop is not None:
-                with contextlib.suppress(_Busy):
-                    return await self._write_beside_loop(self._in_loop, writer, op)
+            with contextlib.suppress(_Busy):
+                return await self._write_beside_loop(self._in_loop, writer, op)
             return await asyncio.get_running_loop().run_in_executor(
                 writer, _in_transaction, engine, op, False)
 
@@ -414,8 +413,7 @@ class SqlEngine:
         try:
             transaction = connection.begin()
         except (OperationalError, sqlite3.OperationalError) as error:
-            said = str(getattr(error, "orig", None) or error)
-            if "locked" in said or "busy" in said:
+            if _is_busy(error):
                 raise _Busy from error
             raise
         try:
@@ -558,6 +556,12 @@ class _Busy(Exception):
     """Another process holds SQLite's write lock."""
 
 
+def _is_busy(error: Exception) -> bool:
+    """Whether SQLite refused because another connection holds the database."""
+    said = str(getattr(error, "orig", None) or error)
+    return "locked" in said or "busy" in said
+
+
 def _read_in_loop(connection: Connection, op: ReadOp[R]) -> R:
     """``op`` in a read transaction on the loop's reader connection; :class:`_Busy` if
     SQLite cannot begin it at once (another process recovering the log, say)."""
@@ -568,8 +572,7 @@ def _read_in_loop(connection: Connection, op: ReadOp[R]) -> R:
         finally:
             transaction.rollback()  # it only read: nothing to commit, nor to sync
     except (OperationalError, sqlite3.OperationalError) as error:
-        said = str(getattr(error, "orig", None) or error)
-        if "locked" in said or "busy" in said:
+        if _is_busy(error):
             raise _Busy from error
         raise
 
