@@ -165,10 +165,63 @@ def rate_game(first: Rating, second: Rating, first_score: float, *,
     >>> round(a.rating), round(b.rating), a.provisional
     (1741, 1259, True)
     """
-    before_first = idle(first, first_idle_days)
-    before_second = idle(second, second_idle_days)
-    return (update(before_first, [(before_second, first_score)], periods=0),
-            update(before_second, [(before_first, 1 - first_score)], periods=0))
+    (first_after,), (second_after,) = rate_sides(
+        [[first], [second]], [0, 0] if first_score == 0.5 else [0, 1] if first_score else [1, 0],
+        [[first_idle_days], [second_idle_days]])
+    return first_after, second_after
 
 
-__all__ = ["Rating", "idle", "rate_game", "update"]
+def side_rating(side: Sequence[Rating]) -> Rating:
+    """A side of partners as one opponent: the mean of their ratings, the root mean square
+    of their deviations (how unsure that mean is, for ``g``), the mean volatility. A side
+    of one player is that player's rating.
+
+    >>> side_rating([Rating(1600, 60), Rating(1400, 80)])
+    Rating(rating=1500.0, deviation=70.71067811865476, volatility=0.09)
+    """
+    count = len(side)
+    return Rating(sum(r.rating for r in side) / count,
+                  math.sqrt(sum(r.deviation ** 2 for r in side) / count),
+                  sum(r.volatility for r in side) / count)
+
+
+def rate_sides(sides: Sequence[Sequence[Rating]], places: Sequence[int],
+               idle_days: Sequence[Sequence[float]] | None = None) -> list[list[Rating]]:
+    """A rated match of any seating, its own rating period: **each player against each
+    other side's mean** (:func:`side_rating`), as separate results in that one period.
+    ``sides``: each side's players' ratings; ``places``: each side's place at the end (0 the
+    winner; sides with equal places drew), so a side scores 1 against every side placed
+    below it, 0.5 against one placed equal and 0 against one above. Each player's deviation
+    first grows with their idle days, as :func:`rate_game`'s do; opponents are taken as
+    they were before the match.
+
+    Why this rule: a two-player match gives :func:`rate_game`'s result exactly; a partner's
+    rating never moves a player's (each is rated on how their side did against the sides
+    they faced, the opponents' strength as the side's mean, the usual measure of a team's
+    strength); and three or four players alone are each as many games as opponents, which
+    is how a game of several rated players is commonly rated in Glicko (one period, a
+    result against each). Partners on a winning side both gain, more the less sure their
+    own rating is.
+
+    >>> three = rate_sides([[Rating(1500, 60)]] * 3, [0, 1, 2])  # three alone
+    >>> [round(r.rating) for (r,) in three]
+    [1519, 1500, 1481]
+    >>> teams = rate_sides([[Rating(1500, 60), Rating(1500, 200)], [Rating(1500, 60)] * 2],
+    ...                    [0, 1])
+    >>> [[round(r.rating) for r in side] for side in teams]
+    [[1510, 1586], [1491, 1491]]
+    """
+    days = idle_days or [[0.0] * len(side) for side in sides]
+    grown = [[idle(r, d) for r, d in zip(side, ds, strict=True)]
+             for side, ds in zip(sides, days, strict=True)]
+    means = [side_rating(side) for side in grown]
+    out: list[list[Rating]] = []
+    for s, side in enumerate(grown):
+        results = [(means[t], 1.0 if places[s] < places[t] else
+                    0.5 if places[s] == places[t] else 0.0)
+                   for t in range(len(grown)) if t != s]
+        out.append([update(r, results, periods=0) for r in side])
+    return out
+
+
+__all__ = ["Rating", "idle", "rate_game", "rate_sides", "side_rating", "update"]

@@ -137,7 +137,7 @@ def test_a_rated_match_moves_both_ratings_as_glicko_2_says(url: str) -> None:
     async def scenario(store: Store) -> None:
         await two_accounts(store)
         result = await store.finish_table("t1", {"winner": 0, "totals": [121, 80]},
-                                          RatedGame("egyptian", ("p1", "p2"), 1.0))
+                                          RatedGame.two("egyptian", ("p1", "p2"), 1.0))
         first, second = rate_game(Rating(), Rating(), 1.0)
         assert result["winner"] == 0
         assert result["ratings"] == [
@@ -155,14 +155,14 @@ def test_a_rated_match_moves_both_ratings_as_glicko_2_says(url: str) -> None:
         assert amal.volatility == pytest.approx(first.volatility) and amal.games == 1
         # finishing it again (a retry) rates nothing twice and answers the stored result
         again = await store.finish_table("t1", {"winner": 1, "totals": [0, 121]},
-                                         RatedGame("egyptian", ("p1", "p2"), 0.0))
+                                         RatedGame.two("egyptian", ("p1", "p2"), 0.0))
         assert again == result
         (amal,) = await store.ratings("p1")
         assert amal.games == 1 and amal.rating == pytest.approx(first.rating)
         # a second match: the stored ratings are the start, each side's own
         await two_accounts(store, "t2")
         await store.finish_table("t2", {"winner": None, "totals": [121, 121]},
-                                 RatedGame("egyptian", ("p1", "p2"), 0.5))
+                                 RatedGame.two("egyptian", ("p1", "p2"), 0.5))
         a2, b2 = rate_game(first, second, 0.5)
         (amal,) = await store.ratings("p1")
         (badr,) = await store.ratings("p2")
@@ -182,14 +182,14 @@ def test_a_rated_match_moves_both_ratings_as_glicko_2_says(url: str) -> None:
 def test_idle_days_widen_the_deviation_before_a_game(url: str) -> None:
     async def scenario(store: Store) -> None:
         await two_accounts(store)
-        await store.finish_table("t1", {"winner": 0}, RatedGame("egyptian", ("p1", "p2"), 1))
+        await store.finish_table("t1", {"winner": 0}, RatedGame.two("egyptian", ("p1", "p2"), 1))
         (amal,) = await store.ratings("p1")
         (badr,) = await store.ratings("p2")
         month_ago = datetime.now(UTC) - timedelta(days=30)
         await sql_exec(store, "UPDATE ratings SET rated_at = :t WHERE player_id = 'p1'",
                        t=month_ago)
         await two_accounts(store, "t2")
-        await store.finish_table("t2", {"winner": 1}, RatedGame("egyptian", ("p1", "p2"), 0))
+        await store.finish_table("t2", {"winner": 1}, RatedGame.two("egyptian", ("p1", "p2"), 0))
         a = Rating(amal.rating, amal.deviation, amal.volatility)
         b = Rating(badr.rating, badr.deviation, badr.volatility)
         grown = idle(a, 30)
@@ -215,7 +215,7 @@ def test_the_leaderboard_keeps_the_settled_and_recent(url: str) -> None:
             await store.create_player(pid, name, f"hash-{pid}")
             await store.claim_account(pid, name, None)
         await two_accounts(store)
-        await store.finish_table("t1", {"winner": 0}, RatedGame("egyptian", ("p1", "p2"), 1))
+        await store.finish_table("t1", {"winner": 0}, RatedGame.two("egyptian", ("p1", "p2"), 1))
         since = datetime.now(UTC) - timedelta(days=30)
         assert await store.leaderboard("egyptian", since) == []  # deviations still wide
         await sql_exec(store, "INSERT INTO ratings (player_id, variant, rating, deviation, "
@@ -239,7 +239,7 @@ def test_a_deleted_account_leaves_its_matches_under_deleted_player(url: str) -> 
     async def scenario(store: Store) -> None:
         await two_accounts(store)
         await store.add_passkey(PasskeyRow("cred", "p1", b"k", 0, "Phone", NOW))
-        await store.finish_table("t1", {"winner": 0}, RatedGame("egyptian", ("p1", "p2"), 1))
+        await store.finish_table("t1", {"winner": 0}, RatedGame.two("egyptian", ("p1", "p2"), 1))
         await store.delete_account("p1")
         assert await store.player_by_token("hash-p1") is None
         assert await store.account("Amal") is None

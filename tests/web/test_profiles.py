@@ -89,7 +89,8 @@ async def fill(data_dir: Path) -> None:
                       "rounds": rounds, "basras": [rng.randint(0, rounds), rng.randint(0, 3)],
                       "points": points}
             if rated is not None:
-                rated = RatedGame(rated.variant, rated.players, 1.0 if winner == 0 else 0.0)
+                rated = RatedGame.two(rated.variant, (rated.players[0], rated.players[1]),
+                                      1.0 if winner == 0 else 0.0)
             with mock.patch("basra.store.sql.tables.now", lambda: at):
                 await store.finish_table(table_id, result, rated)
 
@@ -100,11 +101,11 @@ async def fill(data_dir: Path) -> None:
         for i in range(24):
             at = now - timedelta(days=60 - i * 2.4, hours=rng.random() * 5)
             rival = rivals[i % len(rivals)]
-            await match("egyptian", seats(rival), at, RatedGame("egyptian", (zeina, rival), 1))
+            await match("egyptian", seats(rival), at, RatedGame.two("egyptian", (zeina, rival), 1))
         for i in range(8):
             at = now - timedelta(days=22 - i * 2.5)
             rival = rivals[(i + 1) % len(rivals)]
-            await match("lebanese", seats(rival), at, RatedGame("lebanese", (zeina, rival), 1))
+            await match("lebanese", seats(rival), at, RatedGame.two("lebanese", (zeina, rival), 1))
         await match("egyptian", seats(None), now - timedelta(hours=5), None)
         await match("egyptian", seats("guest"), now - timedelta(hours=3), None)
 

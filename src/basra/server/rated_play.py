@@ -10,8 +10,9 @@ when, at its end:
 - **both players may play rated**: an account at least ``account_age`` old that has
   finished ``first_games`` matches (against anyone, bots too), and that did not abort
   ``aborts_per_day`` rated matches in the last 24 hours;
-- **the pair is not farming**: the two have finished fewer than ``pair_per_day`` rated
-  matches against each other in the last 24 hours.
+- **no pair is farming**: each two players on opposite sides have finished fewer than
+  ``pair_per_day`` rated matches together in the last 24 hours (partners may play
+  together as often as they like; it is the opponents who would hand them points).
 
 A match that fails the last two is finished **unrated** (``"unrated": REASON`` in the
 result, the table no longer marked rated); one that fails the first is aborted, and aborts
@@ -42,8 +43,10 @@ def too_short(match: Match, seconds: float, rules: RatedRules) -> str | None:
 
 
 async def not_eligible(store: Store, players: Sequence[str], now: datetime,
-                       rules: RatedRules) -> str | None:
-    """Why the result between ``players`` may not be rated (None: it may)."""
+                       rules: RatedRules,
+                       opponents: Sequence[tuple[str, str]] | None = None) -> str | None:
+    """Why the result between ``players`` may not be rated (None: it may); ``opponents``:
+    the pairs who played on opposite sides (by default, two players are the pair)."""
     for player_id in players:
         player = await store.player(player_id)
         if player is None or not player.account:
@@ -57,11 +60,16 @@ async def not_eligible(store: Store, players: Sequence[str], now: datetime,
                     "opens after them")
         if record.aborted >= rules.aborts_per_day:
             return f"{name} aborted {record.aborted} rated matches in the last day"
-    if len(players) == 2:
-        together = await store.rated_between(players[0], players[1], now - DAY)
+    if opponents is None:
+        opponents = [(players[0], players[1])] if len(players) == 2 else []
+    for first, second in opponents:
+        together = await store.rated_between(first, second, now - DAY)
         if together >= rules.pair_per_day:
-            return (f"these two players have played {together} rated matches against each "
-                    "other today")
+            if len(players) == 2:
+                return (f"these two players have played {together} rated matches against "
+                        "each other today")
+            return (f"two of these players have played {together} rated matches against "
+                    "each other today")
     return None
 
 

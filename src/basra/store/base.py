@@ -18,6 +18,8 @@ from dataclasses import dataclass, field, replace
 from datetime import datetime, timedelta
 from typing import Any, Literal
 
+from basra.game.engine import side_of
+
 TableKind = Literal["bot", "quick", "private", "tournament"]
 TableStatus = Literal["waiting", "playing", "finished", "abandoned"]
 
@@ -185,13 +187,32 @@ class RatingRow:
 
 @dataclass(frozen=True, slots=True)
 class RatedGame:
-    """What rating a finished two-player match needs: who sat where and who won.
-    ``players``: the account ids of seats 0 and 1; ``first_score``: seat 0's score (1,
-    0.5 or 0)."""
+    """What rating a finished match needs: who sat where and how each side placed.
+    ``players``: the account id of each seat, in seat order; ``places``: each side's place
+    at the end (0 the winner; equal places drew); ``teams``: seats 0 and 2 against 1 and 3
+    (:func:`basra.ratings.rate_sides` is the rule)."""
 
     variant: str
-    players: tuple[str, str]
-    first_score: float
+    players: tuple[str, ...]
+    places: tuple[int, ...]
+    teams: bool = False
+
+    @classmethod
+    def two(cls, variant: str, players: tuple[str, str], first_score: float) -> RatedGame:
+        """A two-player match: seat 0's score 1, 0.5 or 0."""
+        places = (0, 0) if first_score == 0.5 else (0, 1) if first_score else (1, 0)
+        return cls(variant, players, places)
+
+    def side_of(self, seat: int) -> int:
+        return side_of(seat, self.teams)
+
+    @property
+    def sides(self) -> list[list[int]]:
+        """Each side's seats."""
+        out: list[list[int]] = [[] for _ in self.places]
+        for seat in range(len(self.players)):
+            out[self.side_of(seat)].append(seat)
+        return out
 
 
 @dataclass(frozen=True, slots=True)

@@ -146,7 +146,8 @@ def test_guests_and_bot_games_are_never_rated(backend: Backend) -> None:
         assert r.json()["error"]["code"] == "table/rated_needs_account"
         r = await http.post(f"{base}/api/tables/private", headers=amira.headers,
                             json={"rated": True, "variant": "lebanese", "players": 3})
-        assert r.status_code == 400 and r.json()["error"]["code"] == "table/bad_options"
+        # a rated table of three (issue 28): every seat an account's
+        assert r.status_code == 201 and r.json()["table"]["rated"] is True
 
     serve(backend, scenario)
 

@@ -8,11 +8,13 @@ from dataclasses import replace
 from datetime import UTC, datetime
 from pathlib import Path
 
+import pytest
 from sqlalchemy import insert
 
 from basra.server.config import Settings
-from basra.server.lobby.tables import Lobby
+from basra.server.lobby.tables import Lobby, LobbyError
 from basra.server.quick.memory import MemoryPools
+from basra.server.quick.pools import Pool
 from basra.store import SqlStore, Store, StoreError, open_store
 from basra.store.base import PlayerRow
 from basra.store.schema import ratings
@@ -125,5 +127,29 @@ def test_a_table_that_cannot_be_made_leaves_both_waiting(tmp_path: Path) -> None
         assert [t.id for t in lobby.pools.pools["egyptian"]] == [t.id for t in tickets]
         assert await lobby.pair_pools() == 1
         assert tickets[0].table_id == tickets[1].table_id is not None
+
+    with_lobby(tmp_path, scenario)
+
+
+def test_the_chosen_seating_is_the_table_quick_match_makes(tmp_path: Path) -> None:
+    """Four who chose "four players, two teams" get a table of four in teams, three who
+    chose three alone a table of three; a seating the variant does not play is refused,
+    and four alone in a variant played by four only in teams is a team pool."""
+    async def scenario(store: Store, lobby: Lobby) -> None:
+        four = await players(store, "Amira", "Badr", "Camil", "Dana")
+        tickets = [await lobby.quick_match(p, "serbian", 4, True) for p in four]
+        three = await players(store, "Eli", "Fadi", "Ghada")
+        solos = [await lobby.quick_match(p, "lebanese", 3) for p in three]
+        assert await lobby.pair_pools() == 2
+        table = lobby.tables[tickets[0].table_id or ""]
+        assert (table.row.seats, table.row.teams, table.row.kind) == (4, True, "quick")
+        assert sorted(seated(lobby, table.row.id)) == ["amira", "badr", "camil", "dana"]
+        assert all(t.table_id == table.row.id for t in tickets)
+        small = lobby.tables[solos[0].table_id or ""]
+        assert (small.row.seats, small.row.teams) == (3, False)
+        with pytest.raises(LobbyError) as refused:
+            await lobby.quick_match(four[0], "arabic101", 4, True)
+        assert refused.value.code == "table/bad_options"
+        assert lobby.quick_pool("egyptian", 4) == Pool("egyptian", 4, True)
 
     with_lobby(tmp_path, scenario)

@@ -1,19 +1,22 @@
 """Cluster mode's quick match: the queues, tickets and presence in Redis, so that players
 waiting on different nodes meet.
 
-- ``{prefix}queue:{variant}``: a list of ticket ids, longest waiting first;
+- ``{prefix}queue:{pool}``: a list of ticket ids, longest waiting first, per pool (a
+  variant and a seating: :attr:`~basra.server.quick.pools.Pool.key`, e.g. ``egyptian``,
+  ``lebanese:3``, ``serbian:2x2``);
 - ``{prefix}ticket:{id}``: a hash: ``player``, ``nickname``, ``username`` (empty for a
-  guest), ``variant``, ``rating`` and ``deviation`` (the player's in the variant),
+  guest), ``variant``, ``players``, ``teams``, ``party`` (partners queued together),
+  ``rating`` and ``deviation`` (the player's in the variant),
   ``since`` and ``seen`` (``time.time()``: when the ticket was made, and when its owner
   last waited on it: their presence), ``table`` once matched (and ``rated``); it expires
   a while after its last use;
 - ``{prefix}last:{player}``: whom the player was last paired with (for an hour);
-- ``{prefix}qlock:{variant}``: the lock (redis-py's) under which a variant's queue is
-  paired, so that two nodes never pair one ticket twice.
+- ``{prefix}qlock:{pool}``: the lock (redis-py's) under which a pool is paired, so that
+  two nodes never seat one ticket twice.
 
 It is cluster mode's :class:`~basra.server.quick.pools.PoolStore`, paired by the one pass
 (:func:`~basra.server.quick.pools.pair_waiting`) the pools of one process use: every node
-tries each variant's pool every ``pairing_seconds``, and the one that gets its lock pairs
+tries each pool every ``pairing_seconds``, and the one that gets its lock pairs
 it; a ticket whose owner stopped waiting lapses. The node that pairs creates the table and
 owns it; a waiting owner on any node sees ``table`` set within a quarter second. Times
 between nodes are wall-clock times (NTP-synced machines).
@@ -32,11 +35,18 @@ from redis.asyncio import Redis
 from redis.asyncio.lock import Lock
 from redis.exceptions import LockError
 
-from basra.game.rules import VARIANTS
 from basra.ratings import Rating
 from basra.server.config import Settings
 from basra.server.ids import new_id
-from basra.server.quick.pools import Gone, MakeTable, Ticket, Waiting, pair_waiting
+from basra.server.quick.pools import (
+    Gone,
+    MakeTable,
+    Pool,
+    Ticket,
+    Waiting,
+    every_pool,
+    pair_waiting,
+)
 from basra.store.base import PlayerRow
 
 log = logging.getLogger("basra.quick_queue")
@@ -56,7 +66,9 @@ def shared_ticket(ticket_id: str, player: PlayerRow, fields: dict[str, str]) -> 
     ``time.time()``, made monotonic here)."""
     since = time.monotonic() - (time.time() - float(fields["since"]))
     return Ticket(ticket_id, player, fields["variant"], since,
-                  table_id=fields.get("table") or None, rated=bool(fields.get("rated")))
+                  table_id=fields.get("table") or None, rated=bool(fields.get("rated")),
+                  players=int(fields.get("players") or 2), teams=bool(fields.get("teams")),
+                  party=fields.get("party") or None)
 
 
 class RedisQueue:
@@ -67,8 +79,8 @@ class RedisQueue:
         self.settings = settings
         self.prefix = settings.redis_prefix
 
-    def _queue(self, variant: str) -> str:
-        return f"{self.prefix}queue:{variant}"
+    def _queue(self, pool: Pool) -> str:
+        return f"{self.prefix}queue:{pool.key}"
 
     def _ticket(self, ticket_id: str) -> str:
         return f"{self.prefix}ticket:{ticket_id}"
@@ -80,8 +92,8 @@ class RedisQueue:
         return int((settings.rematch_window_seconds + settings.ticket_lapse_seconds
                     + settings.quick_match_bot_offer_seconds + 60) * 1000)
 
-    def lock(self, variant: str) -> Lock:
-        return self.redis.lock(f"{self.prefix}qlock:{variant}", timeout=15,
+    def lock(self, pool: Pool) -> Lock:
+        return self.redis.lock(f"{self.prefix}qlock:{pool.key}", timeout=15,
                                blocking_timeout=15)
 
     async def _read(self, ticket_id: str) -> dict[str, str] | None:
@@ -102,31 +114,33 @@ class RedisQueue:
 
     # ------------------------------------------------------------------ the lobby's side
 
-    async def join(self, player: PlayerRow, variant: str, rating: Rating) -> Ticket:
-        """The player's ticket in ``variant``'s pool (their waiting one, or a new one)."""
-        async with self.lock(variant):
+    async def join(self, player: PlayerRow, pool: Pool, rating: Rating,
+                   party: str | None = None) -> Ticket:
+        """The player's ticket in ``pool`` (their waiting one, or a new one)."""
+        async with self.lock(pool):
             now = time.time()
-            for ticket_id, fields in await self._tickets(variant):
-                if fields.get("player") == player.id and self._alive(fields, now):
+            for ticket_id, fields in await self._tickets(pool):
+                if (fields.get("player") == player.id and self._alive(fields, now)
+                        and (fields.get("party") or None) == party):
                     await self._write(ticket_id, {"seen": repr(now)})
                     return shared_ticket(ticket_id, player, fields)
             ticket_id = new_id()
-            await self._write_ticket(ticket_id, player, variant, now, rating)
-            await self.redis.rpush(self._queue(variant), ticket_id)
-            return shared_ticket(ticket_id, player, {"variant": variant, "since": repr(now)})
+            fields = await self._write_ticket(ticket_id, player, pool, now, rating, party)
+            await self.redis.rpush(self._queue(pool), ticket_id)
+            return shared_ticket(ticket_id, player, fields)
 
-    async def requeue(self, player: PlayerRow, variant: str, waited: float,
+    async def requeue(self, player: PlayerRow, pool: Pool, waited: float,
                       rating: Rating) -> str:
         """A new ticket at the front (a matched rival never came)."""
-        async with self.lock(variant):
+        async with self.lock(pool):
             ticket_id = new_id()
-            await self._write_ticket(ticket_id, player, variant, time.time() - waited, rating)
-            await self.redis.lpush(self._queue(variant), ticket_id)
+            await self._write_ticket(ticket_id, player, pool, time.time() - waited, rating)
+            await self.redis.lpush(self._queue(pool), ticket_id)
             return ticket_id
 
-    async def _tickets(self, variant: str) -> list[tuple[str, dict[str, str]]]:
+    async def _tickets(self, pool: Pool) -> list[tuple[str, dict[str, str]]]:
         """The queue's tickets in order; lapsed and lost ones leave it (holds the lock)."""
-        queue = self._queue(variant)
+        queue = self._queue(pool)
         ids = [text(i) for i in await self.redis.lrange(queue, 0, -1)]
         out = []
         now = time.time()
@@ -138,37 +152,40 @@ class RedisQueue:
             out.append((ticket_id, fields))
         return out
 
-    async def _write_ticket(self, ticket_id: str, player: PlayerRow, variant: str,
-                            since: float, rating: Rating) -> None:
-        """Write a new ticket (holds the lock; the caller queues it)."""
-        await self._write(ticket_id, {"player": player.id, "nickname": player.nickname,
-                                      "username": player.username or "",
-                                      "variant": variant, "rating": repr(rating.rating),
-                                      "deviation": repr(rating.deviation),
-                                      "since": repr(since), "seen": repr(time.time()),
-                                      "table": ""})
+    async def _write_ticket(  # noqa: PLR0913 - a ticket's every field
+            self, ticket_id: str, player: PlayerRow, pool: Pool, since: float,
+            rating: Rating, party: str | None = None) -> dict[str, str]:
+        """Write a new ticket (holds the lock; the caller queues it); its fields."""
+        fields = {"player": player.id, "nickname": player.nickname,
+                  "username": player.username or "", "variant": pool.variant,
+                  "players": str(pool.players), "teams": "1" if pool.teams else "",
+                  "party": party or "", "rating": repr(rating.rating),
+                  "deviation": repr(rating.deviation), "since": repr(since),
+                  "seen": repr(time.time()), "table": ""}
+        await self._write(ticket_id, fields)
+        return fields
 
     async def pair_pools(self, make_table: MakeTable) -> int:
-        """Pair each variant's pool whose lock is free now; how many tables were made."""
+        """Fill each pool whose lock is free now; how many tables were made."""
         made = 0
-        for variant in VARIANTS:
-            if not await self.redis.llen(self._queue(variant)):
+        for pool in every_pool():
+            if not await self.redis.llen(self._queue(pool)):
                 continue
-            lock = self.redis.lock(f"{self.prefix}qlock:{variant}", timeout=15,
+            lock = self.redis.lock(f"{self.prefix}qlock:{pool.key}", timeout=15,
                                    blocking_timeout=0)
             if not await lock.acquire():
                 continue  # another node pairs it now
             try:
-                made += await self._pair_pool(variant, lock, make_table)
+                made += await self._pair_pool(pool, lock, make_table)
             finally:
                 with contextlib.suppress(LockError):
                     await lock.release()
         return made
 
-    async def _pair_pool(self, variant: str, lock: Lock, make_table: MakeTable) -> int:
+    async def _pair_pool(self, pool: Pool, lock: Lock, make_table: MakeTable) -> int:
         now = time.time()
         tickets = {fields["player"]: (ticket_id, fields)
-                   for ticket_id, fields in await self._tickets(variant)}
+                   for ticket_id, fields in await self._tickets(pool)}
         waiting = []
         for player_id, (ticket_id, fields) in tickets.items():
             last = await self.redis.get(f"{self.prefix}last:{player_id}")
@@ -177,20 +194,23 @@ class RedisQueue:
             rating = Rating(float(fields.get("rating", 1500)),
                             float(fields.get("deviation", 500)))
             waiting.append(Waiting(ticket_id, player, now - float(fields["since"]), rating,
-                                   None if last is None else text(last)))
+                                   None if last is None else text(last),
+                                   fields.get("party") or None))
 
-        async def matched(a: Waiting, b: Waiting, table_id: str, rated: bool) -> None:
-            for ticket_id in (a.ticket_id, b.ticket_id):
-                await self.redis.lrem(self._queue(variant), 0, ticket_id)
-            for ticket_id in (a.ticket_id, b.ticket_id):
-                await self._write(ticket_id, {"table": table_id, "matched_at": repr(now),
-                                              "rated": "1" if rated else ""})
-            for me, rival in ((a, b), (b, a)):
-                await self.redis.set(f"{self.prefix}last:{me.player.id}", rival.player.id,
-                                     ex=LAST_OPPONENT_SECONDS)
+        async def matched(seated: list[Waiting], table_id: str, rated: bool) -> None:
+            for me in seated:
+                await self.redis.lrem(self._queue(pool), 0, me.ticket_id)
+            for me in seated:
+                await self._write(me.ticket_id, {"table": table_id, "matched_at": repr(now),
+                                                 "rated": "1" if rated else ""})
+            if len(seated) == 2:  # whom each last met: the rematch rule's
+                a, b = seated
+                for me, rival in ((a, b), (b, a)):
+                    await self.redis.set(f"{self.prefix}last:{me.player.id}",
+                                         rival.player.id, ex=LAST_OPPONENT_SECONDS)
 
         # a pass that outlived its lock stops
-        return await pair_waiting(variant, waiting, make_table, matched, lock.owned)
+        return await pair_waiting(pool, waiting, make_table, matched, lock.owned)
 
     async def find(self, ticket_id: str, player: PlayerRow) -> Ticket | None:
         """The player's ticket of that id, if any."""
@@ -220,11 +240,11 @@ class RedisQueue:
 
     async def claim(self, ticket: Ticket) -> bool:
         """Take the ticket out of its queue unless it was matched; whether it was free."""
-        async with self.lock(ticket.variant):
+        async with self.lock(ticket.pool):
             fields = await self._read(ticket.id)
             if fields is not None and fields.get("table"):
                 return False
-            await self.redis.lrem(self._queue(ticket.variant), 0, ticket.id)
+            await self.redis.lrem(self._queue(ticket.pool), 0, ticket.id)
             return True
 
     async def matched(self, ticket: Ticket, table_id: str) -> None:
@@ -232,8 +252,8 @@ class RedisQueue:
         ticket.match(table_id, rated=False)
 
     async def leave(self, ticket: Ticket) -> None:
-        async with self.lock(ticket.variant):
-            await self.redis.lrem(self._queue(ticket.variant), 0, ticket.id)
+        async with self.lock(ticket.pool):
+            await self.redis.lrem(self._queue(ticket.pool), 0, ticket.id)
             await self.redis.delete(self._ticket(ticket.id))
 
     def forget(self, player_id: str) -> None:

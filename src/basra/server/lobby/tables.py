@@ -22,7 +22,7 @@ from basra.server.identity.signed_in import SignedIn
 from basra.server.ids import new_id, new_invite_code
 from basra.server.lobby.placement import LocalPlacement, Placement, RemoteTable
 from basra.server.quick.memory import MemoryPools
-from basra.server.quick.pools import PoolStore, Ticket
+from basra.server.quick.pools import Pool, PoolStore, Ticket
 from basra.server.reads.analyses import Analyses
 from basra.server.reads.live import live_summaries
 from basra.server.reads.replays import Replays
@@ -54,7 +54,8 @@ class TableOptions:
     bot_level: str = "medium"
     clock_seconds: float | None = None
     rated: bool = False
-    """A private table its creator marks rated (two players, both accounts)."""
+    """A table whose every player is an account, rated (a private table its creator
+    marks rated; a quick match of accounts)."""
     length: str = "full"
     """The match's length: the variant's own, or ``short`` (RULES.md 6.5)."""
 
@@ -157,11 +158,11 @@ class Lobby:
         await table.stop(Handover())
         await self.placement.handed_over(table_id)
 
-    async def _quick_table(self, first: PlayerRow, second: PlayerRow, variant: str,
-                           rated: bool) -> str:
-        """The table of two players quick match paired (the longer waiting first)."""
-        table = await self._create("quick", TableOptions(variant=variant, rated=rated),
-                                   [first, second])
+    async def _quick_table(self, pool: Pool, players: list[PlayerRow], rated: bool) -> str:
+        """The table quick match filled (its players in seat order)."""
+        options = TableOptions(variant=pool.variant, players=pool.players, teams=pool.teams,
+                               rated=rated)
+        table = await self._create("quick", options, players)
         return table.row.id
 
     def start(self) -> None:
@@ -240,8 +241,6 @@ class Lobby:
                              f"(known: {', '.join(LEVELS)})", "table/bad_options")
         if options.clock_seconds is not None and not 5 <= options.clock_seconds <= 600:
             raise LobbyError("a turn clock is 5 to 600 seconds", "table/bad_options")
-        if options.rated and options.players != 2:
-            raise LobbyError("only two-player tables are rated", "table/bad_options")
         if options.length not in MATCH_LENGTHS:
             raise LobbyError(f"a match is {' or '.join(MATCH_LENGTHS)}", "table/bad_options")
 
@@ -275,7 +274,7 @@ class Lobby:
             created_at=datetime.now(UTC),
             invite_code=new_invite_code() if kind == "private" else None,
             owner_id=owner.id if owner else None, rematch_of=rematch_of,
-            rated=options.rated and options.players == 2 and kind != "bot",
+            rated=options.rated and kind != "bot",
             length=options.length, tournament_id=tournament_id)
         table = await Table.create(row, seats, self.table_store, self._table_settings(row),
                                    self._rematch_of(row), on_absent=self._absent,
@@ -408,12 +407,24 @@ class Lobby:
 
     # ------------------------------------------------------------------ quick match
 
-    async def quick_match(self, player: PlayerRow, variant: str) -> Ticket:
-        """The player's ticket in ``variant``'s pool (their waiting one, or a new one): the
-        pool is paired every ``pairing_seconds`` (:meth:`pair_pools`)."""
+    async def quick_match(self, player: PlayerRow, variant: str, players: int = 2,
+                          teams: bool = False, party: str | None = None) -> Ticket:
+        """The player's ticket in the pool of ``variant`` and the seating (their waiting
+        one, or a new one): the pools are filled every ``pairing_seconds``
+        (:meth:`pair_pools`)."""
+        pool = self.quick_pool(variant, players, teams)
+        return await self.pools.join(player, pool, await self.rating_of(player, pool.variant),
+                                     party)
+
+    def quick_pool(self, variant: str, players: int = 2, teams: bool = False) -> Pool:
+        """The quick-match pool of a variant and a seating (where the variant plays that
+        many only in teams, in teams); a seating the variant does not play is refused."""
         self.check_options(TableOptions(variant=variant))
-        name = find_variant(variant).name
-        return await self.pools.join(player, name, await self.rating_of(player, name))
+        rules = find_variant(variant)
+        if not teams and (players, False) not in rules.seatings:
+            teams = True
+        self.check_options(TableOptions(variant=variant, players=players, teams=teams))
+        return Pool(rules.name, players, teams)
 
     async def rating_of(self, player: PlayerRow, variant: str) -> Rating:
         """The player's rating in ``variant`` (a guest's, or a newcomer's: the start)."""
@@ -453,8 +464,8 @@ class Lobby:
             player = await self.store.player(seat.player_id) or PlayerRow(
                 seat.player_id, seat.nickname or "", datetime.now(UTC))
             rating = await self.rating_of(player, table.row.variant)
-            out[player.id] = await self.pools.requeue(player, table.row.variant, waited,
-                                                      rating)
+            pool = Pool(table.row.variant, table.row.seats, table.row.teams)
+            out[player.id] = await self.pools.requeue(player, pool, waited, rating)
         return out
 
     async def ticket(self, ticket_id: str, player: PlayerRow) -> Ticket:
@@ -481,7 +492,8 @@ class Lobby:
     async def take_bot(self, ticket: Ticket, level: str) -> Table:
         if ticket.table_id is not None or not await self.pools.claim(ticket):
             raise LobbyError("you were matched with a player already", "queue/matched")
-        table = await self.play_bot(ticket.player, TableOptions(ticket.variant, bot_level=level))
+        options = TableOptions(ticket.variant, ticket.players, ticket.teams, bot_level=level)
+        table = await self.play_bot(ticket.player, options)
         await self.pools.matched(ticket, table.row.id)
         return table
 

@@ -1,7 +1,8 @@
 """The quick-match pools of one process: the in-memory :class:`~basra.server.quick.pools.PoolStore`.
 
-Each variant's pool is a list of tickets, longest waiting first (a requeued ticket goes to
-the front); a long poll waits on its ticket's event, so a match wakes it at once. One lock
+Each pool (a variant and a seating, by its key) is a list of tickets, longest waiting first
+(a requeued ticket goes to the front); a long poll waits on its ticket's event, so a match
+wakes it at once. One lock
 covers the pools: joining, pairing, claiming and leaving never interleave. Whom each player
 last met is kept for the rematch rule, bounded (the oldest half goes past 100,000)."""
 
@@ -13,7 +14,7 @@ import time
 
 from basra.ratings import Rating
 from basra.server.ids import new_id
-from basra.server.quick.pools import Gone, MakeTable, Ticket, Waiting, pair_waiting
+from basra.server.quick.pools import Gone, MakeTable, Pool, Ticket, Waiting, pair_waiting
 from basra.store.base import PlayerRow
 
 LAST_OPPONENTS_KEPT = 100_000
@@ -34,25 +35,27 @@ class MemoryPools:
         """Whether the ticket's owner is still waiting (see :class:`Ticket`)."""
         return ticket.polls > 0 or now - ticket.seen <= self.lapse_seconds
 
-    async def join(self, player: PlayerRow, variant: str, rating: Rating) -> Ticket:
+    async def join(self, player: PlayerRow, pool: Pool, rating: Rating,
+                   party: str | None = None) -> Ticket:
         async with self.lock:
-            pool = self.pools.setdefault(variant, [])
-            for ticket in pool:
-                if ticket.player.id == player.id:
+            waiting = self.pools.setdefault(pool.key, [])
+            for ticket in waiting:
+                if ticket.player.id == player.id and ticket.party == party:
                     ticket.seen = time.monotonic()
                     return ticket
-            ticket = Ticket(new_id(), player, variant, time.monotonic(), rating=rating)
+            ticket = Ticket(new_id(), player, pool.variant, time.monotonic(), rating=rating,
+                            players=pool.players, teams=pool.teams, party=party)
             self.tickets[ticket.id] = ticket
-            pool.append(ticket)
+            waiting.append(ticket)
             return ticket
 
-    async def requeue(self, player: PlayerRow, variant: str, waited: float,
+    async def requeue(self, player: PlayerRow, pool: Pool, waited: float,
                       rating: Rating) -> str:
         async with self.lock:
-            ticket = Ticket(new_id(), player, variant, since=time.monotonic() - waited,
-                            rating=rating)
+            ticket = Ticket(new_id(), player, pool.variant, since=time.monotonic() - waited,
+                            rating=rating, players=pool.players, teams=pool.teams)
             self.tickets[ticket.id] = ticket
-            self.pools.setdefault(variant, []).insert(0, ticket)
+            self.pools.setdefault(pool.key, []).insert(0, ticket)
             return ticket.id
 
     async def find(self, ticket_id: str, player: PlayerRow) -> Ticket | None:
@@ -106,7 +109,7 @@ class MemoryPools:
         return len(self.tickets)
 
     def _out(self, ticket: Ticket) -> None:
-        pool = self.pools.get(ticket.variant, [])
+        pool = self.pools.get(ticket.pool.key, [])
         if ticket in pool:
             pool.remove(ticket)
 
@@ -114,23 +117,26 @@ class MemoryPools:
         made = 0
         async with self.lock:
             now = time.monotonic()
-            for variant, pool in self.pools.items():
+            for key, pool in self.pools.items():
                 for lapsed in [t for t in pool if not self.alive(t, now)]:
                     pool.remove(lapsed)
                     self.tickets.pop(lapsed.id, None)
                 waiting = [Waiting(t.id, t.player, now - t.since, t.rating,
-                                   self.last_opponent.get(t.player.id))
+                                   self.last_opponent.get(t.player.id), t.party)
                            for t in pool if t.table_id is None]
 
-                async def matched(a: Waiting, b: Waiting, table_id: str, rated: bool,
+                async def matched(seated: list[Waiting], table_id: str, rated: bool,
                                   pool: list[Ticket] = pool) -> None:
-                    for me, rival in ((a, b), (b, a)):
+                    for me in seated:
                         ticket = self.tickets[me.ticket_id]
                         pool.remove(ticket)
                         ticket.match(table_id, rated, now)
-                        self.last_opponent[me.player.id] = rival.player.id
+                    if len(seated) == 2:  # whom each last met: the rematch rule's
+                        a, b = seated
+                        self.last_opponent[a.player.id] = b.player.id
+                        self.last_opponent[b.player.id] = a.player.id
 
-                made += await pair_waiting(variant, waiting, make_table, matched)
+                made += await pair_waiting(Pool.of_key(key), waiting, make_table, matched)
             if len(self.last_opponent) > LAST_OPPONENTS_KEPT:  # the oldest half goes
                 for key in list(self.last_opponent)[:LAST_OPPONENTS_KEPT // 2]:
                     del self.last_opponent[key]

@@ -14,10 +14,24 @@ Who may meet whom:
 The pairing is exact (a search over the pool) for each group of up to ``EXACT_UP_TO``
 players who could meet one another, and by smallest gap first beyond that: a pool that
 large pairs nearly everyone either way. Pure: the queue calls :func:`pair` with the pool.
+
+Tables of three or four (issue 28) are filled by :func:`group`, the longest waiting first:
+
+- three or four players alone: everyone at the table within everyone's window of
+  everyone else (the guest rule too);
+- two sides of two: a side's rating is its players' mean, and the two sides' means must
+  be within every player's window. Partners who queued together (``party``) are one side;
+  players who came alone are seated as a side (of two solos, the split that makes the
+  means closest), and solos seated together must be within each other's windows too;
+- among the tables the longest waiting player can join now, the one with the smallest
+  gaps (the sides' means, then the spread of the solos), looking at the ``NEAREST``
+  players closest in rating. Greedy, as a café's host is: the pass runs again in two
+  seconds with every window wider.
 """
 
 from __future__ import annotations
 
+import itertools
 from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import cache
@@ -27,6 +41,8 @@ WIDENING = 20.0
 """Points a second of waiting adds to a player's window."""
 WIDEST = 800.0
 EXACT_UP_TO = 14
+NEAREST = 9
+"""How many of the players closest in rating :func:`group` looks at for each table."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -41,6 +57,8 @@ class Seeker:
     provisional: bool = True
     last_opponent: str | None = None
     """Whom they played last (no rematch in a row while others wait)."""
+    party: str | None = None
+    """Partners who queued together share it (a team pool): they sit as one side."""
 
 
 def window(waited: float) -> float:
@@ -152,4 +170,124 @@ def pair(pool: Sequence[Seeker]) -> list[tuple[Seeker, Seeker]]:
     return [(pool[i], pool[j]) for i, j in sorted(pairs)]
 
 
-__all__ = ["Seeker", "may_meet", "pair", "window"]
+Unit = tuple[Seeker, ...]
+"""Who must sit together: one player, or partners."""
+
+
+def _units(pool: Sequence[Seeker]) -> list[Unit]:
+    """The pool as units, the longest waiting first; partners whose partner is not in the
+    pool (yet) wait."""
+    parties: dict[str, list[Seeker]] = {}
+    units: list[Unit] = []
+    for seeker in pool:
+        if seeker.party is None:
+            units.append((seeker,))
+        else:
+            parties.setdefault(seeker.party, []).append(seeker)
+    units += [tuple(members) for members in parties.values() if len(members) == 2]
+    return sorted(units, key=lambda u: -max(s.waited for s in u))
+
+
+def _mean(side: Sequence[Seeker]) -> float:
+    return sum(s.rating for s in side) / len(side)
+
+
+def _suits(players: Sequence[Seeker], gap: float) -> bool:
+    return all(gap <= window(p.waited) for p in players)
+
+
+def _may_sit(a: Seeker, b: Seeker) -> bool:
+    """Whether two players may sit at one table (the guest rule; partners always may)."""
+    if a.party is not None and a.party == b.party:
+        return True
+    return not ((a.guest and not (b.guest or b.provisional))
+                or (b.guest and not (a.guest or a.provisional)))
+
+
+def _solo_table(units: Sequence[Unit]) -> tuple[float, tuple[Seeker, ...]] | None:
+    players = [u[0] for u in units]
+    if any(len(u) != 1 for u in units):
+        return None
+    for a, b in itertools.combinations(players, 2):
+        if not may_meet(a, b):
+            return None
+    ratings = [p.rating for p in players]
+    players.sort(key=lambda p: -p.waited)  # the longest waiting sits first
+    return max(ratings) - min(ratings), tuple(players)
+
+
+def _sides(units: Sequence[Unit]) -> list[tuple[Unit, Unit]]:
+    """The ways to make two sides of two of ``units`` (partners stay together)."""
+    parties = [u for u in units if len(u) == 2]
+    solos = [u[0] for u in units if len(u) == 1]
+    if len(parties) == 2:
+        return [(parties[0], parties[1])]
+    if len(parties) == 1:
+        return [(parties[0], (solos[0], solos[1]))]
+    a, b, c, d = solos
+    return [((a, b), (c, d)), ((a, c), (b, d)), ((a, d), (b, c))]
+
+
+def _team_table(units: Sequence[Unit]) -> tuple[float, tuple[Seeker, ...]] | None:
+    players = [p for u in units for p in u]
+    if any(not _may_sit(a, b) for a, b in itertools.combinations(players, 2)):
+        return None
+    solos = [u[0] for u in units if len(u) == 1]
+    if any(not may_meet(a, b) for a, b in itertools.combinations(solos, 2)):
+        return None
+    spread = (max(s.rating for s in solos) - min(s.rating for s in solos)) if solos else 0.0
+    best: tuple[float, tuple[Seeker, ...]] | None = None
+    for first, second in _sides(units):
+        gap = abs(_mean(first) - _mean(second))
+        if not _suits(players, gap):
+            continue
+        if max(s.waited for s in second) > max(s.waited for s in first):
+            first, second = second, first  # the longest waiting side sits first
+        seats = (first[0], second[0], first[1], second[1])  # seats 0 and 2 against 1 and 3
+        cost = gap + spread / 4
+        if best is None or cost < best[0]:
+            best = cost, seats
+    return best
+
+
+def group(pool: Sequence[Seeker], seats: int, teams: bool) -> list[tuple[Seeker, ...]]:
+    """The tables of ``seats`` players to make now, each in seat order (with ``teams``,
+    seats 0 and 2 are one side, 1 and 3 the other); the rest wait on. Two seats alone
+    are :func:`pair`'s.
+
+    >>> pool = [Seeker(n, r, w) for n, r, w in (("a", 1500, 9), ("b", 1520, 5),
+    ...                                          ("c", 1480, 4), ("d", 1900, 3),
+    ...                                          ("e", 1510, 1))]
+    >>> [[s.id for s in t] for t in group(pool, 3, False)]
+    [['a', 'b', 'e']]
+    >>> [[s.id for s in t] for t in group(pool, 4, True)]  # a & e (3010) v b & c (3000)
+    [['a', 'b', 'e', 'c']]
+    """
+    if seats == 2 and not teams:
+        return [(a, b) for a, b in pair(pool)]
+    units = _units(pool)
+    taken: set[int] = set()
+    tables: list[tuple[Seeker, ...]] = []
+    for k, anchor in enumerate(units):
+        if k in taken:
+            continue
+        centre = _mean(anchor)
+        near = sorted((j for j in range(len(units)) if j != k and j not in taken),
+                      key=lambda j: abs(_mean(units[j]) - centre))[:NEAREST]
+        best: tuple[float, tuple[int, ...], tuple[Seeker, ...]] | None = None
+        for size in range(1, seats):
+            for others in itertools.combinations(near, size):
+                chosen = [anchor, *(units[j] for j in others)]
+                if sum(len(u) for u in chosen) != seats:
+                    continue
+                found = _team_table(chosen) if teams else _solo_table(chosen)
+                if found is not None and (best is None or found[0] < best[0]):
+                    best = found[0], others, found[1]
+        if best is not None:
+            taken.add(k)
+            taken.update(best[1])
+            tables.append(best[2])
+    return tables
+
+
+__all__ = ["Seeker", "group", "may_meet", "pair", "window"]

@@ -1,11 +1,14 @@
 """Where quick-match tickets wait, and the one pairing pass over them.
 
-A :class:`PoolStore` keeps each variant's pool: :class:`~basra.server.quick.memory.MemoryPools`
-in one process, :class:`~basra.server.cluster.pools.RedisQueue` shared by a cluster's nodes.
-Both pair a pool the same way, through :func:`pair_waiting`: the pool as
-:class:`Waiting` players, :func:`basra.server.quick.pairing.pair` (as many pairs as can be, the
-smallest sum of rating gaps), the longer waiting seated first, the table made by the lobby
-(:data:`MakeTable`), rated by :func:`rated_pair`. The lobby never asks which one it holds.
+A :class:`PoolStore` keeps a pool per variant and seating (:class:`Pool`: two players;
+three or four alone; two sides of two): :class:`~basra.server.quick.memory.MemoryPools` in
+one process, :class:`~basra.server.cluster.pools.RedisQueue` shared by a cluster's nodes.
+Both fill a pool's tables the same way, through :func:`pair_waiting`: the pool as
+:class:`Waiting` players, :func:`basra.server.quick.pairing.group` (two players:
+:func:`~basra.server.quick.pairing.pair`, as many pairs as can be, the smallest sum of
+rating gaps; more: the longest waiting first, the closest in rating), the table made by the
+lobby (:data:`MakeTable`), rated by :func:`rated_table`. The lobby never asks which one it
+holds.
 """
 
 from __future__ import annotations
@@ -17,24 +20,56 @@ from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from typing import Protocol
 
+from basra.game.rules import VARIANTS, find_variant
 from basra.ratings import Rating
-from basra.server.quick.pairing import Seeker, pair
+from basra.server.quick.pairing import Seeker, group
 from basra.store.base import PlayerRow
 
 log = logging.getLogger("basra.quick")
 
-MakeTable = Callable[[PlayerRow, PlayerRow, str, bool], Awaitable[str]]
-"""Make the quick-match table of two players (the longer waiting first) for a variant,
-rated or not; its id."""
+
+@dataclass(frozen=True, slots=True)
+class Pool:
+    """One quick-match pool: a variant and a seating (two players; three or four alone;
+    ``teams``: two sides of two)."""
+
+    variant: str
+    players: int = 2
+    teams: bool = False
+
+    @property
+    def key(self) -> str:
+        """Its name in the pools: ``egyptian``, ``lebanese:3``, ``serbian:2x2``."""
+        if self.teams:
+            return f"{self.variant}:2x2"
+        return self.variant if self.players == 2 else f"{self.variant}:{self.players}"
+
+    @classmethod
+    def of_key(cls, key: str) -> Pool:
+        """The pool named ``key`` (:attr:`key`'s inverse)."""
+        variant, _, seating = key.partition(":")
+        if seating == "2x2":
+            return cls(variant, 4, True)
+        return cls(variant, int(seating or 2))
+
+
+def every_pool() -> list[Pool]:
+    """Every variant's every seating: the pools there are."""
+    return [Pool(name, players, teams) for name in VARIANTS
+            for players, teams in sorted(find_variant(name).seatings)]
+
+
+MakeTable = Callable[[Pool, list[PlayerRow], bool], Awaitable[str]]
+"""Make a pool's quick-match table of these players in seat order, rated or not; its id."""
 
 Gone = Callable[[], Awaitable[bool]]
 """Whether the client waiting on a ticket hung up."""
 
 
-def rated_pair(humans: list[PlayerRow]) -> bool:
-    """Whether a quick match of these players is rated: two accounts (whether the result
-    then counts is :mod:`basra.server.rated_play`'s rule)."""
-    return len(humans) == 2 and all(h.account for h in humans)
+def rated_table(humans: list[PlayerRow]) -> bool:
+    """Whether a quick match of these players is rated: all of them accounts (whether the
+    result then counts is :mod:`basra.server.rated_play`'s rule)."""
+    return len(humans) >= 2 and all(h.account for h in humans)
 
 
 @dataclass(eq=False)
@@ -59,6 +94,15 @@ class Ticket:
     """The player's rating in the variant (a guest's is the starting one)."""
     rated: bool = False
     """Whether the match it was paired into is rated."""
+    players: int = 2
+    teams: bool = False
+    """The seating it waits for (with ``variant``: its :attr:`pool`)."""
+    party: str | None = None
+    """The partnership it queued with (a team pool), if any."""
+
+    @property
+    def pool(self) -> Pool:
+        return Pool(self.variant, self.players, self.teams)
 
     def match(self, table_id: str, rated: bool, now: float | None = None) -> None:
         """Paired into ``table_id`` (or given a bot's table): whoever waits on it wakes."""
@@ -79,36 +123,42 @@ class Waiting:
     rating: Rating
     last_opponent: str | None = None
     """Whom they were last paired with (no rematch in a row while others wait)."""
+    party: str | None = None
 
     def seeker(self) -> Seeker:
         return Seeker(self.player.id, self.rating.rating, self.waited,
                       guest=not self.player.account, provisional=self.rating.provisional,
-                      last_opponent=self.last_opponent)
+                      last_opponent=self.last_opponent, party=self.party)
 
 
-async def pair_waiting(variant: str, waiting: list[Waiting], make_table: MakeTable,
-                       matched: Callable[[Waiting, Waiting, str, bool], Awaitable[None]],
+Matched = Callable[[list[Waiting], str, bool], Awaitable[None]]
+"""Mark the tickets of a table's players (in seat order) matched into it, rated or not."""
+
+
+async def pair_waiting(pool: Pool, waiting: list[Waiting], make_table: MakeTable,
+                       matched: Matched,
                        held: Callable[[], Awaitable[bool]] | None = None) -> int:
-    """Pair one variant's pool once: for each pair :func:`~basra.server.quick.pairing.pair`
-    makes, the table (``make_table``; one that cannot be made leaves both waiting, paired
-    later) and then ``matched`` (the pool marks both tickets and whom they met). ``held``:
-    whether the pass may go on (a cluster's pass stops once its lock is lost). How many
-    tables were made."""
+    """Fill one pool's tables once: for each table
+    :func:`~basra.server.quick.pairing.group` makes (two players: the longer waiting
+    first), the table (``make_table``; one that cannot be made leaves its players waiting,
+    seated later) and then ``matched`` (the pool marks the tickets and, for two, whom they
+    met). ``held``: whether the pass may go on (a cluster's pass stops once its lock is
+    lost). How many tables were made."""
     by_player = {w.player.id: w for w in waiting}
     made = 0
-    for first, second in pair([w.seeker() for w in by_player.values()]):
-        a, b = by_player[first.id], by_player[second.id]
-        if b.waited > a.waited:  # the longer waiting sits first
-            a, b = b, a
+    for seated in group([w.seeker() for w in by_player.values()], pool.players, pool.teams):
+        people = [by_player[s.id] for s in seated]
+        if len(people) == 2 and people[1].waited > people[0].waited:
+            people.reverse()  # the longer waiting sits first
         if held is not None and not await held():
             break
-        rated = rated_pair([a.player, b.player])
+        rated = rated_table([w.player for w in people])
         try:
-            table_id = await make_table(a.player, b.player, variant, rated)
-        except Exception:  # e.g. the store is down: both wait on, paired later
-            log.exception("quick match: a table for %s could not be made", variant)
+            table_id = await make_table(pool, [w.player for w in people], rated)
+        except Exception:  # e.g. the store is down: all wait on, seated later
+            log.exception("quick match: a table for %s could not be made", pool.key)
             continue
-        await matched(a, b, table_id, rated)
+        await matched(people, table_id, rated)
         made += 1
     return made
 
@@ -116,10 +166,12 @@ async def pair_waiting(variant: str, waiting: list[Waiting], make_table: MakeTab
 class PoolStore(Protocol):
     """Where quick match's tickets wait (one process's memory, or Redis for a cluster)."""
 
-    async def join(self, player: PlayerRow, variant: str, rating: Rating) -> Ticket:
-        """The player's ticket in ``variant``'s pool: their waiting one, or a new one."""
+    async def join(self, player: PlayerRow, pool: Pool, rating: Rating,
+                   party: str | None = None) -> Ticket:
+        """The player's ticket in ``pool``: their waiting one, or a new one (with
+        ``party``: queued with a partner, who joins with the same party)."""
 
-    async def requeue(self, player: PlayerRow, variant: str, waited: float,
+    async def requeue(self, player: PlayerRow, pool: Pool, waited: float,
                       rating: Rating) -> str:
         """A new ticket at the front of the pool, as if it had waited ``waited`` seconds
         (a matched rival never came); its id."""
@@ -150,4 +202,4 @@ class PoolStore(Protocol):
         """How many tickets this process holds (``/health``)."""
 
     async def pair_pools(self, make_table: MakeTable) -> int:
-        """Pair every variant's pool once (:func:`pair_waiting`); tables made."""
+        """Fill every pool's tables once (:func:`pair_waiting`); tables made."""

@@ -61,6 +61,19 @@ def turn_began(log_: TableLog) -> float | None:
     return None if moment is None else moment.timestamp()
 
 
+
+def places(match: Match, resigned: int | None = None) -> tuple[int, ...]:
+    """Each side's place at the end of the decided ``match`` (the rating's): the winner
+    first, then the others by sets and points, the side of a player who resigned
+    (``resigned``: their seat) last; sides level share a place."""
+    loser = None if resigned is None else match.side_of(resigned)
+
+    def standing(side: int) -> tuple[int, int, int, int]:
+        return (side == match.winner, side != loser, match.sets[side], match.totals[side])
+
+    return tuple(sum(standing(other) > standing(side) for other in range(match.sides))
+                 for side in range(match.sides))
+
 class TableFlow:
     """A table's state and the steps of its match; the actor (``Table``) drives it. It is
     a :class:`~basra.server.table.snapshot.TableState`: what every snapshot reads."""
@@ -349,25 +362,25 @@ class TableFlow:
         self.driver.resign(seat.number)
         await self.finish(stored=True)
 
-    def rated_game(self, match: Match) -> RatedGame | None:
-        """What rating the decided ``match`` needs: a rated table's two players, if both
-        are people and each has made a play of their own (else it is aborted: a player who
+    def rated_game(self, match: Match, resigned: int | None = None) -> RatedGame | None:
+        """What rating the decided ``match`` needs: a rated table's players, if all are
+        people and each has made a play of their own (else it is aborted: a player who
         never played, their bot playing for them from the start, is not rated)."""
         players = [s.player_id for s in self.seats]
-        if not self.row.rated or len(players) != 2 or self.played != {0, 1}:
+        if not self.row.rated or self.played != set(range(len(players))):
             return None
-        first, second = players
-        if first is None or second is None:
+        accounts = tuple(p for p in players if p is not None)
+        if len(accounts) != len(players) or len(accounts) < 2:
             return None
-        score = 0.5 if match.winner is None else 1.0 if match.winner == 0 else 0.0
-        return RatedGame(self.row.variant, (first, second), score)
+        return RatedGame(self.row.variant, accounts, places(match, resigned),
+                         self.row.teams)
 
     async def _store_result(self, match: Match, resigned: int | None) -> None:
         result = snapshot.result_json(match, resigned)
         absent = [s.number for s in self.seats if s.human and not s.arrived]
         if absent:  # a bot played their seat from the start: they never came
             result["absent"] = absent
-        rated = self.rated_game(match)
+        rated = self.rated_game(match, resigned)
         rules = self.settings.rated_rules
         now = datetime.now(UTC)
         if rated is not None and too_short(
@@ -380,7 +393,7 @@ class TableFlow:
                 {s.number for s in self.seats if s.number not in self.played}
                 | ({resigned} if resigned is not None else set()))
         if rated is not None and self.standing is not None:
-            unrated = await self.standing.unrated_reason(rated.players, now, rules)
+            unrated = await self.standing.unrated_reason(rated, now, rules)
             if unrated is not None:  # finished as a casual match, and says why
                 result["unrated"] = unrated
                 rated = None

@@ -5,13 +5,14 @@ record (:class:`~basra.store.ports.TableStore`) stays the only store it writes."
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+import itertools
 from datetime import datetime
 from typing import Protocol
 
 from basra.ratings import Rating
 from basra.server.config import RatedRules
 from basra.server.rated_play import not_eligible
+from basra.store.base import RatedGame
 from basra.store.ports import Store
 
 
@@ -21,9 +22,9 @@ class Standing(Protocol):
     async def rating(self, player_id: str, variant: str) -> Rating:
         """The player's rating in ``variant`` (a newcomer's: the start)."""
 
-    async def unrated_reason(self, players: Sequence[str], now: datetime,
+    async def unrated_reason(self, game: RatedGame, now: datetime,
                              rules: RatedRules) -> str | None:
-        """Why a result between ``players`` may not be rated (None: it may)."""
+        """Why ``game``'s result may not be rated (None: it may)."""
 
 
 class StoredStanding:
@@ -38,6 +39,9 @@ class StoredStanding:
                 return Rating(row.rating, row.deviation, row.volatility)
         return Rating()
 
-    async def unrated_reason(self, players: Sequence[str], now: datetime,
+    async def unrated_reason(self, game: RatedGame, now: datetime,
                              rules: RatedRules) -> str | None:
-        return await not_eligible(self.store, players, now, rules)
+        opponents = [(game.players[a], game.players[b])
+                     for a, b in itertools.combinations(range(len(game.players)), 2)
+                     if game.side_of(a) != game.side_of(b)]
+        return await not_eligible(self.store, game.players, now, rules, opponents)

@@ -9,7 +9,7 @@ from typing import Any
 from sqlalchemy import insert, select, update
 from sqlalchemy.engine import Connection
 
-from basra.ratings import Rating, rate_game
+from basra.ratings import Rating, rate_sides
 from basra.store.base import LeaderRow, RatedGame, RatingPoint, RatingRow, aware
 from basra.store.schema import players, ratings, table_seats, tables
 from basra.store.sql.engine import SqlPort
@@ -52,13 +52,15 @@ class SqlRatings(SqlPort):
 
 
 def rate(connection: Connection, table_id: str, game: RatedGame,
-               finished: datetime) -> list[dict[str, Any]] | None:
-    """Rate a finished two-player match inside its finishing transaction: both players'
-    ratings as stored now (locked, in player order, so that two nodes finishing matches
-    of one player at once rate them one after the other; their deviations grown with the
-    days since each last played), the new ones stored, and each seat's before and after
-    kept with the match. Returns the result's ``ratings``: per seat, the ratings shown
-    (whole points); None, rating nothing, if a player's account was deleted meanwhile."""
+         finished: datetime) -> list[dict[str, Any]] | None:
+    """Rate a finished match inside its finishing transaction
+    (:func:`basra.ratings.rate_sides`: each player against each other side's mean): the
+    players' ratings as stored now (locked, in player order, so that two nodes finishing
+    matches of one player at once rate them one after the other; their deviations grown
+    with the days since each last played), the new ones stored, and each seat's before and
+    after kept with the match. Returns the result's ``ratings``: per seat, the ratings
+    shown (whole points); None, rating nothing, if a player's account was deleted
+    meanwhile."""
     deleted = (connection.execute(select(players.c.id).where(
         players.c.id.in_(list(game.players)), players.c.deleted_at.is_not(None)))).first()
     if deleted is not None:
@@ -75,8 +77,13 @@ def rate(connection: Connection, table_id: str, game: RatedGame,
                       Rating(row.rating, row.deviation, row.volatility))
         idle_days.append(0.0 if row is None else
                          max(0.0, (finished - row.rated_at).total_seconds() / 86400))
-    after = rate_game(before[0], before[1], game.first_score,
-                      first_idle_days=idle_days[0], second_idle_days=idle_days[1])
+    sides = game.sides
+    new_sides = rate_sides([[before[seat] for seat in side] for side in sides], game.places,
+                       [[idle_days[seat] for seat in side] for side in sides])
+    after = [Rating()] * len(game.players)
+    for side, news in zip(sides, new_sides, strict=True):
+        for seat, rating in zip(side, news, strict=True):
+            after[seat] = rating
     out: list[dict[str, Any]] = []
     for seat, (player, old, new) in enumerate(zip(game.players, before, after, strict=True)):
         games = 1 + (found[player].games if player in found else 0)

@@ -8,30 +8,35 @@ from fastapi import APIRouter, Request
 from pydantic import BaseModel, Field
 
 from basra.server.http.deps import LobbyDep, Player, limit
+from basra.server.quick.pools import Ticket
 
 router = APIRouter()
 
 
 class QuickIn(BaseModel):
     variant: str = Field(default="egyptian", max_length=40)
+    players: int = Field(default=2, ge=2, le=4)
+    teams: bool = False
 
 
 class BotOfferIn(BaseModel):
     level: str = Field(default="medium", max_length=20)
 
 
-def ticket_out(ticket_id: str, table_id: str | None, offered: bool,
+def ticket_out(ticket: Ticket, table_id: str | None, offered: bool,
                rated: bool = False) -> dict[str, Any]:
-    return {"ticket": ticket_id, "status": "matched" if table_id else "waiting",
-            "table": table_id, "bot_offer": offered, "rated": rated}
+    return {"ticket": ticket.id, "status": "matched" if table_id else "waiting",
+            "table": table_id, "bot_offer": offered, "rated": rated,
+            "variant": ticket.variant, "players": ticket.players, "teams": ticket.teams,
+            "pool": ticket.pool.key}
 
 
 @router.post("/api/quick-match")
 async def quick(body: QuickIn, player: Player, request: Request,
                 lobby: LobbyDep) -> dict[str, Any]:
     limit(request, "tables", "quick-match requests")
-    ticket = await lobby.quick_match(player, body.variant)
-    return ticket_out(ticket.id, ticket.table_id, lobby.bot_offered(ticket), ticket.rated)
+    ticket = await lobby.quick_match(player, body.variant, body.players, body.teams)
+    return ticket_out(ticket, ticket.table_id, lobby.bot_offered(ticket), ticket.rated)
 
 
 @router.get("/api/quick-match/{ticket_id}")
@@ -40,7 +45,7 @@ async def quick_wait(ticket_id: str, player: Player, request: Request, lobby: Lo
     ticket = await lobby.ticket(ticket_id, player)
     if ticket.table_id is None:
         await lobby.wait(ticket, wait, request.is_disconnected)
-    return ticket_out(ticket.id, ticket.table_id, lobby.bot_offered(ticket), ticket.rated)
+    return ticket_out(ticket, ticket.table_id, lobby.bot_offered(ticket), ticket.rated)
 
 
 @router.post("/api/quick-match/{ticket_id}/bot")
@@ -49,7 +54,7 @@ async def quick_bot(ticket_id: str, body: BotOfferIn, player: Player, request: R
     limit(request, "tables")
     ticket = await lobby.ticket(ticket_id, player)
     table = await lobby.take_bot(ticket, body.level)
-    return ticket_out(ticket.id, table.row.id, False)
+    return ticket_out(ticket, table.row.id, False)
 
 
 @router.delete("/api/quick-match/{ticket_id}")

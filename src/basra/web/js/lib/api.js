@@ -261,7 +261,7 @@ export const api = {
   addBot: (table, seat, level) => request("POST", `/api/tables/${encodeURIComponent(table)}/bots`, { seat, level }),
   table: (table) => request("GET", `/api/tables/${encodeURIComponent(table)}`),
   record: (table) => request("GET", `/api/tables/${encodeURIComponent(table)}/record`),
-  quickMatch: (variant) => request("POST", "/api/quick-match", { variant }),
+  quickMatch: (options) => request("POST", "/api/quick-match", options),
   quickWait: (ticket, wait) => request("GET", `/api/quick-match/${encodeURIComponent(ticket)}?wait=${wait}`),
   quickBot: (ticket, level) => request("POST", `/api/quick-match/${encodeURIComponent(ticket)}/bot`, { level }),
   quickLeave: (ticket) => request("DELETE", `/api/quick-match/${encodeURIComponent(ticket)}`),

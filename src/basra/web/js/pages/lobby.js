@@ -58,7 +58,7 @@ class Lobby {
     const requeued = takeRequeued();
     if (requeued && this.player) {
       if (variantNames().includes(requeued.variant)) this.variant = requeued.variant;
-      this.quick.wait({ ticket: requeued.ticket, since: Date.now(), offer: requeued.offer !== false, variant: this.variant, status: "waiting", notice: "requeued" });
+      this.quick.wait({ ticket: requeued.ticket, since: Date.now(), offer: requeued.offer !== false, variant: this.variant, players: requeued.players || 2, teams: !!requeued.teams, status: "waiting", notice: "requeued" });
       announce(t("lobby.quick.requeued"));
     }
     this.build();

@@ -1,11 +1,15 @@
-// The lobby's quick match: one long poll of the ticket open at all times, the elapsed time,
-// whether the search is rated (an account's) or casual (a guest's), the bot offer, cancelling; and the hand-over from a table whose matched opponent never
-// came (requeued: the lobby opens waiting on the new ticket).
+// The lobby's quick match: for the variant and seating chosen in the options (two players,
+// three or four alone, two teams: the button says which), one long poll of the ticket open
+// at all times, the elapsed time, whether the search is rated (an account's) or casual (a
+// guest's), the bot offer (bots in the empty seats), cancelling; and the hand-over from a
+// table whose matched opponent never came (requeued: the lobby opens waiting on the new
+// ticket).
 
 import { h, replace } from "../lib/dom.js";
 import { t } from "../lib/i18n.js";
 import { api } from "../lib/api.js";
 import { errorText, fill, link, navigate, toast, spinner } from "../lib/ui.js";
+import { seatingKey } from "../lib/variants.js";
 
 const REQUEUED = "basra.requeued";
 /** A long poll's seconds: the server answers sooner on a match or when a bot is offered. The
@@ -29,6 +33,11 @@ export function takeRequeued() {
   return info && info.ticket && Date.now() - info.at < 60000 ? info : null;
 }
 
+/** The words for a search's variant and seating. */
+function words(q) {
+  return { variant: t(`variant.${q.variant}.name`), seating: t(`seating.${seatingKey(q)}`) };
+}
+
 function elapsed(since) {
   const seconds = Math.floor((Date.now() - since) / 1000);
   return `${Math.floor(seconds / 60)}:${String(seconds % 60).padStart(2, "0")}`;
@@ -47,18 +56,21 @@ export class QuickMatch {
     const q = this.q;
     const lobby = this.lobby;
     if (!q) {
+      const options = lobby.tableOptions();
+      const many = options.players > 2;
       return [
-        h("button", { type: "button", class: "btn huge", id: "quick-match", disabled: !!lobby.busy, "aria-describedby": "quick-text", on: { click: () => this.find() } },
+        h("button", { type: "button", class: "btn huge", id: "quick-match", disabled: !!lobby.busy, "aria-describedby": "quick-text", dataset: { seating: seatingKey(options) }, on: { click: () => this.find() } },
           lobby.busy === "quick" ? spinner() : null, t("lobby.quick.start")),
-        h("span", { id: "quick-text", class: "sr-only" }, t("lobby.quick.text", { variant: t(`variant.${lobby.variant}.name`) })),
+        h("span", { id: "quick-text", class: many ? "hint quick-seating" : "sr-only" }, t(many ? "lobby.quick.text_seats" : "lobby.quick.text", words(options))),
       ];
     }
+    const many = (q.players || 2) > 2;
     return [
       q.notice ? h("p", { class: "notice quick-notice", dataset: { notice: q.notice } }, t(`lobby.quick.${q.notice}`)) : null,
-      h("p", { class: "waiting-line" }, spinner(), " ", t("lobby.quick.waiting", { variant: t(`variant.${q.variant}.name`) }), " ", h("span", { class: "elapsed" }, elapsed(q.since))),
+      h("p", { class: "waiting-line" }, spinner(), " ", t(many ? "lobby.quick.waiting_seats" : "lobby.quick.waiting", words(q)), " ", h("span", { class: "elapsed" }, elapsed(q.since))),
       this.ratedLine(),
       q.offer ? h("div", { class: "offer" },
-        q.notice ? null : h("p", null, t("lobby.quick.offer")),
+        q.notice ? null : h("p", null, t(many ? "lobby.quick.offer_seats" : "lobby.quick.offer")),
         h("button", { type: "button", class: "btn primary", id: "quick-bot", on: { click: () => this.takeBot() } }, t("lobby.quick.take_bot", { level: t(`bot.level.${lobby.level}`) }))) : null,
       h("button", { type: "button", class: "btn ghost", id: "quick-cancel", on: { click: () => this.cancel() } }, t("lobby.quick.cancel")),
     ];
@@ -85,12 +97,13 @@ export class QuickMatch {
   find() {
     const lobby = this.lobby;
     return lobby.act("quick", async () => {
-      const answer = await api.quickMatch(lobby.variant);
+      const options = lobby.tableOptions();
+      const answer = await api.quickMatch({ variant: options.variant, players: options.players, teams: options.teams });
       if (answer.status === "matched" && answer.table) {
         navigate(`/table/${encodeURIComponent(answer.table)}`);
         return;
       }
-      this.wait({ ticket: answer.ticket, since: Date.now(), offer: answer.bot_offer, variant: lobby.variant, status: answer.status });
+      this.wait({ ticket: answer.ticket, since: Date.now(), offer: answer.bot_offer, variant: answer.variant || lobby.variant, players: answer.players || options.players, teams: answer.teams ?? options.teams, status: answer.status });
     });
   }
 

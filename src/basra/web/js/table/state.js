@@ -170,8 +170,9 @@ export function receive(state, message, now = 0) {
     case "hint":
       return receiveHint(state, message);
     case "requeued": {
-      const variant = message.variant || (state.game ? state.game.table.variant : "");
-      return with_(state, { requeued: { ticket: message.ticket, variant, offer: message.bot_offer !== false } });
+      const table = state.game ? state.game.table : {};
+      const variant = message.variant || table.variant || "";
+      return with_(state, { requeued: { ticket: message.ticket, variant, players: table.seats || 2, teams: !!table.teams, offer: message.bot_offer !== false } });
     }
     default:
       return state;

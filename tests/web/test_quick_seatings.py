@@ -1,0 +1,64 @@
+"""Quick match for four in a real browser against a real ``basra serve`` (issue 28): four
+players who chose Lebanese, "4 players, two teams" are told what quick match will do, wait
+in the team pool and all open the same table of four in teams (the newcomer's report:
+quick match used to ignore the chosen seating and seat two). At 360 px, in English and
+Arabic; screenshots in test-output/screenshots/ (quick-seatings-*.png)."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+import pytest
+from playwright.sync_api import Browser
+
+from web.test_account import LOCALES, catalogue, new_player, no_errors
+from web_helpers import PHONE, Player, basra_server, shot
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    with basra_server(tmp_path_factory.mktemp("quick-seatings")) as base:
+        yield base
+
+
+@pytest.mark.parametrize("lang", ["en", "ar"])
+def test_four_who_chose_two_teams_meet_at_one_table_of_four(
+        players: list[Player], browser: Browser, server: str, lang: str) -> None:
+    words = catalogue(lang)
+    four = [new_player(players, browser, server, locale=LOCALES[lang], viewport=PHONE)
+            for _ in range(4)]
+    for number, p in enumerate(four):
+        p.sign_in(f"Team {lang} {number + 1}")
+        page = p.page
+        page.click("label[for='variant-lebanese']")
+        page.select_option("#bot-seating", "4t")
+        told = page.locator("#quick-text").inner_text()
+        assert told == words["lobby.quick.text_seats"].replace(
+            "{variant}", words["variant.lebanese.name"]).replace(
+            "{seating}", words["seating.4t"])
+        assert page.locator("#quick-match").get_attribute("data-seating") == "4t"
+        page.click("#quick-match")
+        if number == 0:
+            page.wait_for_selector(".quick-option.waiting .waiting-line")
+            line = page.locator(".waiting-line").inner_text()
+            assert words["seating.4t"] in line
+            width = page.evaluate("document.documentElement.scrollWidth")
+            assert width <= PHONE["width"], width
+            shot(page, f"quick-seatings-waiting-{lang}")
+    tables = set()
+    for p in four:
+        p.page.wait_for_url("**/table/**", timeout=20000)
+        tables.add(p.page.url)
+    assert len(tables) == 1
+    for p in four:
+        for _ in range(100):
+            if p.states and all(s["name"] for s in p.state()["table"]["players"]):
+                break
+            p.page.wait_for_timeout(100)
+    state = four[0].state()
+    assert all(s["name"] for s in state["table"]["players"])
+    assert state["table"]["seats"] == 4 and state["table"]["teams"] is True
+    assert state["table"]["kind"] == "quick"
+    shot(four[0].page, f"quick-seatings-table-{lang}")
+    for p in four:
+        no_errors(p)
