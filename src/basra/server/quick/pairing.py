@@ -41,7 +41,7 @@ WIDENING = 20.0
 """Points a second of waiting adds to a player's window."""
 WIDEST = 800.0
 EXACT_UP_TO = 14
-NEAREST = 9
+NEAREST = 7
 """How many of the players closest in rating :func:`group` looks at for each table."""
 
 
@@ -250,6 +250,27 @@ def _team_table(units: Sequence[Unit]) -> tuple[float, tuple[Seeker, ...]] | Non
     return best
 
 
+def _nearest(k: int, by_rating: list[int], at: int, means: list[float],
+             taken: set[int]) -> list[int]:
+    """The ``NEAREST`` units not taken closest in rating to unit ``k`` (at ``at`` in
+    ``by_rating``), walking out both ways from it."""
+    near: list[int] = []
+    low, high = at - 1, at + 1
+    while len(near) < NEAREST and (low >= 0 or high < len(by_rating)):
+        below = by_rating[low] if low >= 0 else None
+        above = by_rating[high] if high < len(by_rating) else None
+        if above is None or (below is not None
+                             and means[k] - means[below] <= means[above] - means[k]):
+            low -= 1
+            chosen = below
+        else:
+            high += 1
+            chosen = above
+        if chosen is not None and chosen not in taken:
+            near.append(chosen)
+    return near
+
+
 def group(pool: Sequence[Seeker], seats: int, teams: bool) -> list[tuple[Seeker, ...]]:
     """The tables of ``seats`` players to make now, each in seat order (with ``teams``,
     seats 0 and 2 are one side, 1 and 3 the other); the rest wait on. Two seats alone
@@ -266,14 +287,15 @@ def group(pool: Sequence[Seeker], seats: int, teams: bool) -> list[tuple[Seeker,
     if seats == 2 and not teams:
         return [(a, b) for a, b in pair(pool)]
     units = _units(pool)
+    means = [_mean(u) for u in units]
+    by_rating = sorted(range(len(units)), key=means.__getitem__)
+    place = {k: i for i, k in enumerate(by_rating)}
     taken: set[int] = set()
     tables: list[tuple[Seeker, ...]] = []
     for k, anchor in enumerate(units):
         if k in taken:
             continue
-        centre = _mean(anchor)
-        near = sorted((j for j in range(len(units)) if j != k and j not in taken),
-                      key=lambda j: abs(_mean(units[j]) - centre))[:NEAREST]
+        near = _nearest(k, by_rating, place[k], means, taken)
         best: tuple[float, tuple[int, ...], tuple[Seeker, ...]] | None = None
         for size in range(1, seats):
             for others in itertools.combinations(near, size):
