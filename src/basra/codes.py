@@ -153,6 +153,14 @@ option/bad_value              400  engine
     an option's value is of the wrong kind or out of range
 option/unknown                400  engine
     an option the engine did not announce
+partner/closed                410  http
+    the partner invite was answered, cancelled or expired, or its host stopped waiting
+partner/not_found             404  http
+    no such partner invite
+partner/not_teams             400  http
+    a partner invite is for a seating of two teams
+partner/self                  409  http
+    a player cannot accept their own partner invite
 passkey/expired               400  http
     no such passkey challenge for this ceremony and player, used already or too old: start again
 passkey/failed                400  http

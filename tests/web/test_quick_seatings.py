@@ -62,3 +62,55 @@ def test_four_who_chose_two_teams_meet_at_one_table_of_four(
     shot(four[0].page, f"quick-seatings-table-{lang}")
     for p in four:
         no_errors(p)
+
+
+@pytest.mark.parametrize("lang", ["en", "ar"])
+def test_a_partner_invite_accepted_by_its_link(players: list[Player], browser: Browser,
+                                                server: str, lang: str) -> None:
+    """The host invites from the lobby, the partner accepts on /partner/CODE, both wait as
+    one side, and two who came alone fill the table: the partners sit as one side."""
+    words = catalogue(lang)
+    host, partner, c, d = [new_player(players, browser, server, locale=LOCALES[lang],
+                                      viewport=PHONE) for _ in range(4)]
+    host.sign_in(f"Host {lang}")
+    page = host.page
+    page.click("label[for='variant-serbian']")
+    page.select_option("#bot-seating", "4t")
+    page.click("#partner-invite")
+    page.wait_for_selector("#partner-link")
+    link = page.locator("#partner-link").get_attribute("href") or ""
+    assert link.startswith("/partner/")
+    assert page.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
+    shot(page, f"partner-invite-host-{lang}")
+
+    partner.sign_in(f"Mate {lang}")
+    partner.page.goto(server + link)
+    partner.page.wait_for_selector("#partner-accept")
+    text = partner.page.locator(".partner-text").inner_text()
+    assert f"Host {lang}" in text and words["variant.serbian.name"] in text
+    assert partner.page.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
+    shot(partner.page, f"partner-invite-landing-{lang}")
+    partner.page.click("#partner-accept")
+    partner.page.wait_for_selector(".quick-option.waiting .quick-partner")
+    assert f"Host {lang}" in partner.page.locator(".quick-partner").inner_text()
+    page.wait_for_selector(".quick-option.waiting .quick-partner")
+    assert f"Mate {lang}" in page.locator(".quick-partner").inner_text()
+    shot(page, f"partner-waiting-{lang}")
+
+    for number, p in enumerate((c, d)):
+        p.sign_in(f"Solo {lang} {number}")
+        p.page.click("label[for='variant-serbian']")
+        p.page.select_option("#bot-seating", "4t")
+        p.page.click("#quick-match")
+    for p in (host, partner, c, d):
+        p.page.wait_for_url("**/table/**", timeout=20000)
+    assert len({p.page.url for p in (host, partner, c, d)}) == 1
+    for _ in range(100):
+        if host.states and all(s["name"] for s in host.state()["table"]["players"]):
+            break
+        host.page.wait_for_timeout(100)
+    names = [s["name"] for s in host.state()["table"]["players"]]
+    assert {names[0], names[2]} == {f"Host {lang}", f"Mate {lang}"} or \
+        {names[1], names[3]} == {f"Host {lang}", f"Mate {lang}"}
+    for p in (host, partner, c, d):
+        no_errors(p)

@@ -145,7 +145,8 @@ def test_messages_in_order_and_out_of_order(page: Page) -> None:
     # The same version again (a reconnect's snapshot) is taken.
     assert out["equalTaken"] == ["5H", "9C"]
     assert out["s6"] == {"closed": {"reason": "finished"}, "connection": "ended", "version": 3}
-    assert out["s7"] == {"ticket": "q1", "variant": "egyptian", "offer": True}
+    assert out["s7"] == {"ticket": "q1", "variant": "egyptian", "players": 2, "teams": False,
+                         "offer": True}
     assert out["untouched"] == {"seat": None, "welcomes": 0, "game1": None}
 
 

@@ -256,11 +256,11 @@ def test_partners_sit_together_against_two_alone(kind: str) -> None:
     async def scenario(pools: PoolStore) -> None:
         teams = Pool("lebanese", 4, True)
         await pools.join(player("Amira", True), teams, Rating(), party="p1")
-        await pools.join(player("Badr", True), teams, Rating())
-        await pools.join(player("Camil", True), teams, Rating())
-        made: Made = []
-        assert await pools.pair_pools(recorder(made)) == 0  # Amira's partner is not here
         await pools.join(player("Dana", True), teams, Rating(), party="p1")
+        await pools.join(player("Badr", True), teams, Rating())
+        made: Made = []
+        assert await pools.pair_pools(recorder(made)) == 0  # three are not four
+        await pools.join(player("Camil", True), teams, Rating())
         assert await pools.pair_pools(recorder(made)) == 1
         (seated,) = made
         assert {seated[0], seated[2]} == {"amira", "dana"}  # one side
@@ -291,3 +291,49 @@ def test_pool_keys() -> None:
         assert Pool.of_key(pool.key) == pool
     assert Pool("egyptian").key == "egyptian" and Pool("lebanese", 4, True).key == \
         "lebanese:2x2"
+
+
+@pytest.mark.parametrize("kind", KINDS)
+def test_a_partner_invite_is_answered_once_and_hands_the_host_a_ticket(kind: str) -> None:
+    async def scenario(pools: PoolStore) -> None:
+        amira, badr, camil = player("Amira"), player("Badr"), player("Camil")
+        teams = Pool("lebanese", 4, True)
+        invite = await pools.invite(amira, teams)
+        found = await pools.invitation(invite.code)
+        assert found is not None and found.status == "waiting" and found.pool == teams
+        assert found.host.id == "amira"
+        # the host waits on it; Badr's answer wakes the wait
+        waiting = asyncio.create_task(pools.wait_invite(invite.code, time.monotonic() + 5))
+        await asyncio.sleep(0.1)
+        assert await pools.answer(invite.code, "accepted", badr)
+        assert not await pools.answer(invite.code, "accepted", camil)  # once only
+        host = await pools.join(amira, teams, Rating(), party=invite.code)
+        mine = await pools.join(badr, teams, Rating(), party=invite.code)
+        await pools.hand_ticket(invite.code, host.id, mine.id)
+        answered = await asyncio.wait_for(waiting, 3)
+        assert answered is not None and answered.status == "accepted"
+        assert answered.host_ticket == host.id and answered.partner_ticket == mine.id
+        assert answered.partner is not None and answered.partner.id == "badr"
+        assert await pools.invitation("NOSUCHCODE") is None
+
+    run(kind, scenario)
+
+
+@pytest.mark.parametrize("kind", KINDS)
+def test_a_partner_who_leaves_takes_the_other_out_of_the_pool(kind: str) -> None:
+    async def scenario(pools: PoolStore) -> None:
+        teams = Pool("serbian", 4, True)
+        amira, badr = player("Amira"), player("Badr")
+        mine = await pools.join(amira, teams, Rating(), party="P1")
+        theirs = await pools.join(badr, teams, Rating(), party="P1")
+        for name in ("Camil", "Dana"):
+            await pools.join(player(name), teams, Rating())
+        await pools.leave(theirs)
+        made: Made = []
+        assert await pools.pair_pools(recorder(made)) == 0
+        found = await pools.find(mine.id, amira)
+        assert found is not None and found.partner_left and found.table_id is None
+        await pools.wait(found, time.monotonic() + 1, None)  # says so at once
+        assert found.partner_left
+
+    run(kind, scenario)

@@ -11,6 +11,10 @@ waiting on different nodes meet.
   last waited on it: their presence), ``table`` once matched (and ``rated``); it expires
   a while after its last use;
 - ``{prefix}last:{player}``: whom the player was last paired with (for an hour);
+- ``{prefix}partner:{code}``: a partner invite, a hash: its host and pool, ``created`` and
+  ``seen`` (the host's presence), ``answer`` (set once, with ``HSETNX``: ``accepted``,
+  ``declined`` or ``cancelled``), the partner who answered and the host's ticket once
+  accepted; it expires after ``PARTNER_INVITE_SECONDS`` and the rematch window;
 - ``{prefix}qlock:{pool}``: the lock (redis-py's) under which a pool is paired, so that
   two nodes never seat one ticket twice.
 
@@ -37,14 +41,17 @@ from redis.exceptions import LockError
 
 from basra.ratings import Rating
 from basra.server.config import Settings
-from basra.server.ids import new_id
+from basra.server.ids import new_id, new_invite_code
 from basra.server.quick.pools import (
+    PARTNER_INVITE_SECONDS,
     Gone,
     MakeTable,
+    PartnerInvite,
     Pool,
     Ticket,
     Waiting,
     every_pool,
+    lone_partners,
     pair_waiting,
 )
 from basra.store.base import PlayerRow
@@ -68,7 +75,8 @@ def shared_ticket(ticket_id: str, player: PlayerRow, fields: dict[str, str]) -> 
     return Ticket(ticket_id, player, fields["variant"], since,
                   table_id=fields.get("table") or None, rated=bool(fields.get("rated")),
                   players=int(fields.get("players") or 2), teams=bool(fields.get("teams")),
-                  party=fields.get("party") or None)
+                  party=fields.get("party") or None,
+                  partner_left=bool(fields.get("partner_left")))
 
 
 class RedisQueue:
@@ -196,6 +204,10 @@ class RedisQueue:
             waiting.append(Waiting(ticket_id, player, now - float(fields["since"]), rating,
                                    None if last is None else text(last),
                                    fields.get("party") or None))
+        for lone in lone_partners(waiting):
+            await self.redis.lrem(self._queue(pool), 0, lone.ticket_id)
+            await self._write(lone.ticket_id, {"partner_left": "1"})
+            waiting.remove(lone)
 
         async def matched(seated: list[Waiting], table_id: str, rated: bool) -> None:
             for me in seated:
@@ -229,6 +241,9 @@ class RedisQueue:
             if fields.get("table"):
                 ticket.table_id = fields["table"]
                 ticket.rated = bool(fields.get("rated"))
+                return
+            if fields.get("partner_left"):
+                ticket.partner_left = True
                 return
             await self._write(ticket.id, {"seen": repr(time.time())})
             left = deadline - time.monotonic()
@@ -266,3 +281,73 @@ class RedisQueue:
     def held(self) -> int:
         """None: the tickets are in Redis."""
         return 0
+
+    # ------------------------------------------------------------------ partner invites
+
+    def _partner(self, code: str) -> str:
+        return f"{self.prefix}partner:{code}"
+
+    async def invite(self, host: PlayerRow, pool: Pool) -> PartnerInvite:
+        now = time.time()
+        invite = PartnerInvite(new_invite_code(), host, pool, now, now)
+        key = self._partner(invite.code)
+        async with self.redis.pipeline(transaction=True) as pipe:
+            pipe.hset(key, mapping={
+                "host": host.id, "nickname": host.nickname, "username": host.username or "",
+                "variant": pool.variant, "players": str(pool.players),
+                "teams": "1" if pool.teams else "", "created": repr(now), "seen": repr(now)})
+            pipe.expire(key, int(PARTNER_INVITE_SECONDS + self.settings.rematch_window_seconds))
+            await pipe.execute()
+        return invite
+
+    async def invitation(self, code: str, *, by_host: bool = False) -> PartnerInvite | None:
+        if len(code) > 32:
+            return None
+        found = await self.redis.hgetall(self._partner(code))
+        if not found:
+            return None
+        fields = {text(k): text(v) for k, v in found.items()}
+        if by_host:
+            fields["seen"] = repr(time.time())
+            await self.redis.hset(self._partner(code), "seen", fields["seen"])
+        host = PlayerRow(fields["host"], fields.get("nickname", ""), datetime.now(UTC),
+                         username=fields.get("username") or None)
+        partner = None
+        if fields.get("partner"):
+            partner = PlayerRow(fields["partner"], fields.get("partner_nickname", ""),
+                                datetime.now(UTC),
+                                username=fields.get("partner_username") or None)
+        return PartnerInvite(code, host, Pool(fields["variant"], int(fields["players"]),
+                                              bool(fields.get("teams"))),
+                             float(fields["created"]), float(fields["seen"]),
+                             fields.get("answer") or "waiting", partner,
+                             fields.get("host_ticket") or None,
+                             fields.get("partner_ticket") or None)
+
+    async def answer(self, code: str, status: str, partner: PlayerRow | None) -> bool:
+        invite = await self.invitation(code)
+        if invite is None or not invite.open(time.time(), self.settings.ticket_lapse_seconds):
+            return False
+        key = self._partner(code)
+        if not await self.redis.hsetnx(key, "answer", status):
+            return False  # someone answered first
+        if partner is not None:
+            await self.redis.hset(key, mapping={
+                "partner": partner.id, "partner_nickname": partner.nickname,
+                "partner_username": partner.username or ""})
+        return True
+
+    async def hand_ticket(self, code: str, host_ticket: str, partner_ticket: str) -> None:
+        await self.redis.hset(self._partner(code), mapping={
+            "host_ticket": host_ticket, "partner_ticket": partner_ticket})
+
+    async def wait_invite(self, code: str, deadline: float) -> PartnerInvite | None:
+        while True:
+            invite = await self.invitation(code, by_host=True)
+            if invite is None or invite.status not in ("waiting", "accepted") or (
+                    invite.status == "accepted" and invite.host_ticket):
+                return invite
+            left = deadline - time.monotonic()
+            if left <= 0:
+                return invite
+            await asyncio.sleep(min(left, POLL_SECONDS))

@@ -8,7 +8,7 @@ import contextlib
 import logging
 import time
 from collections import Counter
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass, replace
 from datetime import UTC, datetime
 from typing import Any
@@ -22,7 +22,7 @@ from basra.server.identity.signed_in import SignedIn
 from basra.server.ids import new_id, new_invite_code
 from basra.server.lobby.placement import LocalPlacement, Placement, RemoteTable
 from basra.server.quick.memory import MemoryPools
-from basra.server.quick.pools import Pool, PoolStore, Ticket
+from basra.server.quick.pools import PartnerInvite, Pool, PoolStore, Ticket
 from basra.server.reads.analyses import Analyses
 from basra.server.reads.live import live_summaries
 from basra.server.reads.replays import Replays
@@ -245,10 +245,12 @@ class Lobby:
             raise LobbyError(f"a match is {' or '.join(MATCH_LENGTHS)}", "table/bad_options")
 
     async def _create(  # noqa: PLR0913 - a table's every origin
-            self, kind: TableKind, options: TableOptions, humans: list[PlayerRow],
+            self, kind: TableKind, options: TableOptions,
+            humans: Sequence[PlayerRow | None],
             owner: PlayerRow | None = None, rematch_of: str | None = None, *,
             table_id: str | None = None, tournament_id: str | None = None) -> Table:
-        """A new table of ``humans`` in seat order; the other seats get bots at a bot table
+        """A new table of ``humans`` in seat order (None: no one there); the other seats
+        get bots at a bot table
         and a rematch, and stay empty at a private or quick-match table."""
         self.check_options(options)
         bots_fill = kind == "bot" or rematch_of is not None
@@ -257,8 +259,8 @@ class Lobby:
         await self.placement.claim_new(table_id)
         seats = []
         for number in range(options.players):
-            if number < len(humans):
-                h = humans[number]
+            h = humans[number] if number < len(humans) else None
+            if h is not None:
                 seats.append(SeatRow(number, h.id, None, "", h.nickname, h.account,
                                      h.username))
             elif bots_fill:
@@ -490,12 +492,94 @@ class Lobby:
                 >= self.settings.quick_match_bot_offer_seconds)
 
     async def take_bot(self, ticket: Ticket, level: str) -> Table:
+        """Bots in the empty seats now: the ticket's player (and their partner, on their
+        side) and bots of ``level``."""
+        partner = await self._partner_ticket(ticket)
         if ticket.table_id is not None or not await self.pools.claim(ticket):
             raise LobbyError("you were matched with a player already", "queue/matched")
+        if partner is not None and not await self.pools.claim(partner):
+            partner = None  # gone meanwhile: the player alone with bots
         options = TableOptions(ticket.variant, ticket.players, ticket.teams, bot_level=level)
-        table = await self.play_bot(ticket.player, options)
-        await self.pools.matched(ticket, table.row.id)
+        seated: list[PlayerRow | None] = [ticket.player]
+        if partner is not None:
+            seated = [ticket.player, None, partner.player]  # seats 0 and 2: one side
+        table = await self._create("bot", options, seated, owner=ticket.player)
+        for mine in (ticket, partner):
+            if mine is not None:
+                await self.pools.matched(mine, table.row.id)
         return table
+
+    async def _partner_ticket(self, ticket: Ticket) -> Ticket | None:
+        """The ticket of the partner the ticket queued with, if they still wait."""
+        if ticket.party is None:
+            return None
+        invite = await self.pools.invitation(ticket.party)
+        if invite is None or invite.partner is None:
+            return None
+        if ticket.player.id == invite.host.id:
+            other, other_id = invite.partner, invite.partner_ticket
+        else:
+            other, other_id = invite.host, invite.host_ticket
+        found = await self.pools.find(other_id, other) if other_id else None
+        return found if found is not None and found.table_id is None else None
 
     async def leave(self, ticket: Ticket) -> None:
         await self.pools.leave(ticket)
+
+    # ------------------------------------------------------------------ partners
+
+    async def partner_invite(self, host: PlayerRow, variant: str, players: int = 4,
+                             teams: bool = True) -> PartnerInvite:
+        """A partner invite of ``host`` for a team pool: whoever accepts it first queues
+        with them, on their side (:meth:`accept_partner`)."""
+        pool = self.quick_pool(variant, players, teams)
+        if not pool.teams:
+            raise LobbyError("a partner sits beside you in a game of two teams: choose four "
+                             "players in teams", "partner/not_teams")
+        return await self.pools.invite(host, pool)
+
+    async def partner_invitation(self, code: str, player: PlayerRow | None = None,
+                                 wait: float = 0) -> PartnerInvite:
+        """The invite of ``code``; its host asking (``player``) says they are still there,
+        and may wait up to ``wait`` seconds (30 at most) for an answer."""
+        code = code.strip().upper()[:32]
+        invite = await self.pools.invitation(code)
+        if invite is None:
+            raise LobbyError("no such partner invite", "partner/not_found")
+        if player is not None and player.id == invite.host.id:
+            deadline = time.monotonic() + max(0.0, min(wait, 30.0))
+            invite = await self.pools.wait_invite(code, deadline) or invite
+        return invite
+
+    def invite_open(self, invite: PartnerInvite) -> bool:
+        return invite.open(time.time(), self.settings.ticket_lapse_seconds)
+
+    async def accept_partner(self, code: str, player: PlayerRow) -> Ticket:
+        """``player`` accepts the invite: both wait in its team pool as partners (the
+        host's ticket is handed to the host's wait); the player's ticket."""
+        invite = await self.partner_invitation(code)
+        if invite.host.id == player.id:
+            raise LobbyError("this is your own invite: send its link to your partner",
+                             "partner/self")
+        closed = LobbyError(f"{invite.host.nickname} is no longer looking for a partner with "
+                            "this invite", "partner/closed")
+        if not self.invite_open(invite):
+            raise closed
+        if not await self.pools.answer(invite.code, "accepted", player):
+            raise closed
+        pool = invite.pool
+        host = await self.pools.join(invite.host, pool,
+                                     await self.rating_of(invite.host, pool.variant),
+                                     invite.code)
+        mine = await self.pools.join(player, pool, await self.rating_of(player, pool.variant),
+                                     invite.code)
+        await self.pools.hand_ticket(invite.code, host.id, mine.id)
+        return mine
+
+    async def refuse_partner(self, code: str, player: PlayerRow) -> PartnerInvite:
+        """The invite is declined (by anyone but its host) or cancelled (by its host)."""
+        invite = await self.partner_invitation(code)
+        status = "cancelled" if invite.host.id == player.id else "declined"
+        if not await self.pools.answer(invite.code, status, player):
+            raise LobbyError("this invite was answered already", "partner/closed")
+        return await self.partner_invitation(code)

@@ -13,8 +13,18 @@ import contextlib
 import time
 
 from basra.ratings import Rating
-from basra.server.ids import new_id
-from basra.server.quick.pools import Gone, MakeTable, Pool, Ticket, Waiting, pair_waiting
+from basra.server.ids import new_id, new_invite_code
+from basra.server.quick.pools import (
+    PARTNER_INVITE_SECONDS,
+    Gone,
+    MakeTable,
+    PartnerInvite,
+    Pool,
+    Ticket,
+    Waiting,
+    lone_partners,
+    pair_waiting,
+)
 from basra.store.base import PlayerRow
 
 LAST_OPPONENTS_KEPT = 100_000
@@ -30,6 +40,8 @@ class MemoryPools:
         self.tickets: dict[str, Ticket] = {}
         self.last_opponent: dict[str, str] = {}
         self.lock = asyncio.Lock()
+        self.invites: dict[str, PartnerInvite] = {}
+        self.answered: dict[str, asyncio.Event] = {}
 
     def alive(self, ticket: Ticket, now: float) -> bool:
         """Whether the ticket's owner is still waiting (see :class:`Ticket`)."""
@@ -98,6 +110,11 @@ class MemoryPools:
             del self.tickets[ticket.id]
 
     def sweep(self, now: float, rematch_window: float) -> None:
+        wall = time.time()
+        for code, invite in list(self.invites.items()):
+            if wall - invite.created > PARTNER_INVITE_SECONDS + rematch_window:
+                del self.invites[code]
+                self.answered.pop(code, None)
         for ticket in list(self.tickets.values()):
             if ticket.table_id is None and not self.alive(ticket, now):
                 self._out(ticket)
@@ -124,6 +141,12 @@ class MemoryPools:
                 waiting = [Waiting(t.id, t.player, now - t.since, t.rating,
                                    self.last_opponent.get(t.player.id), t.party)
                            for t in pool if t.table_id is None]
+                for lone in lone_partners(waiting):
+                    ticket = self.tickets[lone.ticket_id]
+                    pool.remove(ticket)
+                    ticket.partner_left = True
+                    ticket.matched.set()  # its wait ends, and says so
+                    waiting.remove(lone)
 
                 async def matched(seated: list[Waiting], table_id: str, rated: bool,
                                   pool: list[Ticket] = pool) -> None:
@@ -141,3 +164,50 @@ class MemoryPools:
                 for key in list(self.last_opponent)[:LAST_OPPONENTS_KEPT // 2]:
                     del self.last_opponent[key]
         return made
+
+    # ------------------------------------------------------------------ partner invites
+
+    async def invite(self, host: PlayerRow, pool: Pool) -> PartnerInvite:
+        now = time.time()
+        invite = PartnerInvite(new_invite_code(), host, pool, now, now)
+        self.invites[invite.code] = invite
+        self.answered[invite.code] = asyncio.Event()
+        return invite
+
+    async def invitation(self, code: str, *, by_host: bool = False) -> PartnerInvite | None:
+        invite = self.invites.get(code)
+        if invite is not None and by_host:
+            invite.seen = time.time()
+        return invite
+
+    async def answer(self, code: str, status: str, partner: PlayerRow | None) -> bool:
+        invite = self.invites.get(code)
+        if invite is None or not invite.open(time.time(), self.lapse_seconds):
+            return False
+        invite.status = status
+        invite.partner = partner
+        if status != "accepted":
+            self.answered[code].set()
+        return True
+
+    async def hand_ticket(self, code: str, host_ticket: str, partner_ticket: str) -> None:
+        invite = self.invites.get(code)
+        if invite is not None:
+            invite.host_ticket = host_ticket
+            invite.partner_ticket = partner_ticket
+            self.answered[code].set()
+
+    async def wait_invite(self, code: str, deadline: float) -> PartnerInvite | None:
+        invite = self.invites.get(code)
+        event = self.answered.get(code)
+        if invite is None or event is None:
+            return None
+        while not event.is_set():
+            invite.seen = time.time()
+            left = deadline - time.monotonic()
+            if left <= 0:
+                break
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(event.wait(), min(left, 1.0))
+        invite.seen = time.time()
+        return invite

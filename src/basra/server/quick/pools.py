@@ -99,6 +99,8 @@ class Ticket:
     """The seating it waits for (with ``variant``: its :attr:`pool`)."""
     party: str | None = None
     """The partnership it queued with (a team pool), if any."""
+    partner_left: bool = False
+    """Its partner's ticket went (they stopped waiting): out of the pool, and says so."""
 
     @property
     def pool(self) -> Pool:
@@ -129,6 +131,53 @@ class Waiting:
         return Seeker(self.player.id, self.rating.rating, self.waited,
                       guest=not self.player.account, provisional=self.rating.provisional,
                       last_opponent=self.last_opponent, party=self.party)
+
+
+PARTNER_INVITE_SECONDS = 600.0
+"""How long a partner invite can be accepted (while its host still waits on it)."""
+
+
+@dataclass(eq=False)
+class PartnerInvite:
+    """A player's invitation to a partner to queue together in a team pool: whoever
+    accepts it first (by its link, or from a notification) sits on the host's side."""
+
+    code: str
+    host: PlayerRow
+    pool: Pool
+    created: float
+    """When it was made (``time.time()``: shared between a cluster's nodes)."""
+    seen: float
+    """When its host last waited on it (``time.time()``): it lapses as a ticket does."""
+    status: str = "waiting"
+    """``waiting``, ``accepted``, ``declined`` or ``cancelled``."""
+    partner: PlayerRow | None = None
+    """Who accepted (or declined) it."""
+    host_ticket: str | None = None
+    """The host's ticket, once accepted (the partner's has the same ``party``)."""
+    partner_ticket: str | None = None
+    """The partner's ticket, once accepted."""
+
+    def open(self, now: float, lapse: float) -> bool:
+        """Whether it can still be accepted: waiting, not expired, its host still here."""
+        return (self.status == "waiting" and now - self.created < PARTNER_INVITE_SECONDS
+                and now - self.seen <= lapse)
+
+    def shown_status(self, now: float, lapse: float) -> str:
+        """Its status as told: ``expired`` once a waiting one cannot be accepted."""
+        if self.status == "waiting" and not self.open(now, lapse):
+            return "expired"
+        return self.status
+
+
+def lone_partners(waiting: list[Waiting]) -> list[Waiting]:
+    """The tickets of partnerships one of whose two tickets went (both are made at once,
+    when the invite is accepted, so one alone means the other left)."""
+    parties: dict[str, list[Waiting]] = {}
+    for w in waiting:
+        if w.party is not None:
+            parties.setdefault(w.party, []).append(w)
+    return [ws[0] for ws in parties.values() if len(ws) == 1]
 
 
 Matched = Callable[[list[Waiting], str, bool], Awaitable[None]]
@@ -202,4 +251,22 @@ class PoolStore(Protocol):
         """How many tickets this process holds (``/health``)."""
 
     async def pair_pools(self, make_table: MakeTable) -> int:
-        """Fill every pool's tables once (:func:`pair_waiting`); tables made."""
+        """Fill every pool's tables once (:func:`pair_waiting`); tables made. A ticket
+        whose partner's ticket went leaves its pool, marked ``partner_left``."""
+
+    async def invite(self, host: PlayerRow, pool: Pool) -> PartnerInvite:
+        """A new partner invite of ``host`` for ``pool`` (a team pool)."""
+
+    async def invitation(self, code: str, *, by_host: bool = False) -> PartnerInvite | None:
+        """The invite of that code, if any (``by_host``: its host is still there)."""
+
+    async def answer(self, code: str, status: str, partner: PlayerRow | None) -> bool:
+        """Settle a waiting invite (``accepted``, ``declined``, ``cancelled``) once:
+        whether this answer was the one that settled it."""
+
+    async def hand_ticket(self, code: str, host_ticket: str, partner_ticket: str) -> None:
+        """The accepted invite's tickets (the host's wait ends)."""
+
+    async def wait_invite(self, code: str, deadline: float) -> PartnerInvite | None:
+        """Wait until ``deadline`` (monotonic) for the invite to be answered, its host
+        counted as present meanwhile; the invite as it then is."""

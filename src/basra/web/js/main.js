@@ -34,6 +34,7 @@ function route(pathname) {
   const parts = pathname.split("/").filter(Boolean).map(decodeURIComponent);
   if (parts.length === 0) return { load: lobbyPage, params: {}, nav: "play", title: "app.title" };
   if (parts[0] === "join" && parts[1]) return { load: () => import("./pages/invite.js"), params: { join: parts[1] }, nav: "play", title: "app.title" };
+  if (parts[0] === "partner" && parts[1] && parts.length === 2) return { load: () => import("./pages/partner.js"), params: { code: parts[1] }, nav: "play", title: "page.title.partner" };
   if (parts[0] === "table" && parts[1]) return { load: tablePage, params: { id: parts[1] }, nav: "play", title: "page.title.table" };
   if (parts[0] === "rules") return { load: () => import("./pages/rules.js"), params: { variant: parts[1] || "" }, nav: "rules", title: "page.title.rules" };
   if (parts[0] === "history") return { load: () => import("./pages/history.js"), params: {}, nav: "history", title: "page.title.history" };

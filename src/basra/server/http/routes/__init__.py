@@ -12,6 +12,7 @@ from basra.server.http.routes import (
     history,
     live,
     metrics,
+    partners,
     passkeys,
     play_socket,
     players,
@@ -25,7 +26,7 @@ from basra.server.http.routes import (
 
 ROUTERS: tuple[APIRouter, ...] = (health.router, variants.router, guests.router,
                                   account.router, sessions.router, passkeys.router,
-                                  tables.router, quick_match.router,
+                                  tables.router, quick_match.router, partners.router,
                                   history.router, live.router, players.router, replays.router,
                                   play_socket.router, tournaments.router,
                                   metrics.router)

@@ -25,10 +25,11 @@ class BotOfferIn(BaseModel):
 
 def ticket_out(ticket: Ticket, table_id: str | None, offered: bool,
                rated: bool = False) -> dict[str, Any]:
-    return {"ticket": ticket.id, "status": "matched" if table_id else "waiting",
-            "table": table_id, "bot_offer": offered, "rated": rated,
+    status = "matched" if table_id else "partner_left" if ticket.partner_left else "waiting"
+    return {"ticket": ticket.id, "status": status, "table": table_id,
+            "bot_offer": offered and not ticket.partner_left, "rated": rated,
             "variant": ticket.variant, "players": ticket.players, "teams": ticket.teams,
-            "pool": ticket.pool.key}
+            "pool": ticket.pool.key, "partner": ticket.party}
 
 
 @router.post("/api/quick-match")
@@ -43,7 +44,7 @@ async def quick(body: QuickIn, player: Player, request: Request,
 async def quick_wait(ticket_id: str, player: Player, request: Request, lobby: LobbyDep,
                      wait: float = 0) -> dict[str, Any]:
     ticket = await lobby.ticket(ticket_id, player)
-    if ticket.table_id is None:
+    if ticket.table_id is None and not ticket.partner_left:
         await lobby.wait(ticket, wait, request.is_disconnected)
     return ticket_out(ticket, ticket.table_id, lobby.bot_offered(ticket), ticket.rated)
 

@@ -58,8 +58,9 @@ class Lobby {
     const requeued = takeRequeued();
     if (requeued && this.player) {
       if (variantNames().includes(requeued.variant)) this.variant = requeued.variant;
-      this.quick.wait({ ticket: requeued.ticket, since: Date.now(), offer: requeued.offer !== false, variant: this.variant, players: requeued.players || 2, teams: !!requeued.teams, status: "waiting", notice: "requeued" });
-      announce(t("lobby.quick.requeued"));
+      const notice = requeued.notice || "requeued";
+      this.quick.wait({ ticket: requeued.ticket, since: Date.now(), offer: requeued.offer !== false, variant: this.variant, players: requeued.players || 2, teams: !!requeued.teams, status: "waiting", notice, partnerName: requeued.partnerName || "" });
+      announce(t(`lobby.quick.${notice}`, { name: requeued.partnerName || "" }));
     }
     this.build();
     if (this.params.notFound) toast(t("lobby.not_found"), "info");

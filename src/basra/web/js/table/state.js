@@ -171,8 +171,7 @@ export function receive(state, message, now = 0) {
       return receiveHint(state, message);
     case "requeued": {
       const table = state.game ? state.game.table : {};
-      const variant = message.variant || table.variant || "";
-      return with_(state, { requeued: { ticket: message.ticket, variant, players: table.seats || 2, teams: !!table.teams, offer: message.bot_offer !== false } });
+      return with_(state, { requeued: { ticket: message.ticket, variant: message.variant || table.variant || "", players: table.seats || 2, teams: !!table.teams, offer: message.bot_offer !== false } });
     }
     default:
       return state;
