@@ -380,7 +380,7 @@ def test_a_rated_match_is_finished_once(url: str | None) -> None:
         store = tables.store
         await store.create_table(table("t1", status="playing", rated=True),
                                  [seat(0, player="p1"), seat(1, player="p2")])
-        game = RatedGame("egyptian", ("p1", "p2"), 1.0)
+        game = RatedGame.two("egyptian", ("p1", "p2"), 1.0)
         first = await store.finish_table("t1", {"winner": 0, "totals": [101, 40]}, game)
         again = await store.finish_table("t1", {"winner": 1, "totals": [0, 0]}, game)
         assert again == first and first["winner"] == 0

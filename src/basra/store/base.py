@@ -475,3 +475,67 @@ def checked_result(what: str, entrants: tuple[str, ...], points: Sequence[float]
     if strangers:
         raise StoreError(f"{what}: {', '.join(sorted(strangers))} not paired there")
     return tuple(entrant for entrant in entrants if entrant in absent)
+
+
+# ---------------------------------------------------------------------------------------
+# friends and challenges (issue 28)
+
+ChallengePolicy = Literal["anyone", "friends", "nobody"]
+"""Who may challenge a player: anyone, the accounts they follow, or nobody."""
+CHALLENGE_POLICIES: tuple[ChallengePolicy, ...] = ("anyone", "friends", "nobody")
+
+GameChallengeStatus = Literal["open", "accepted", "declined", "cancelled", "expired"]
+
+
+@dataclass(frozen=True, slots=True)
+class PersonRow:
+    """An account in a list of follows, followers or blocks, or a search's answer."""
+
+    player_id: str
+    username: str
+    nickname: str
+    since: datetime
+    """When the follow or block was made (a search: when the account was made)."""
+
+
+@dataclass(frozen=True, slots=True)
+class GameChallengeRow:
+    """A challenge from one player to another to a match of a variant and a seating."""
+
+    id: str
+    challenger: PersonRow
+    challenged: PersonRow
+    variant: str
+    players: int
+    teams: bool
+    rated: bool
+    length: str
+    status: GameChallengeStatus
+    created_at: datetime
+    expires_at: datetime
+    table_id: str | None = None
+    answered_at: datetime | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class NotificationRow:
+    """One of the bell's notifications: its kind (``challenge``, ``partner``, ``online``,
+    ``tournament``, ``challenge_answered``) and what it says (JSON)."""
+
+    id: str
+    player_id: str
+    kind: str
+    body: dict[str, Any]
+    created_at: datetime
+    read_at: datetime | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class PushRow:
+    """A browser's Web Push subscription (its endpoint and keys)."""
+
+    endpoint: str
+    player_id: str
+    p256dh: str
+    auth: str
+    created_at: datetime

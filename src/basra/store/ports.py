@@ -26,16 +26,22 @@ from typing import Any, Protocol
 from basra.store.base import (
     AccountRow,
     AnalysisRow,
+    ChallengePolicy,
     ChallengeRow,
     EntrantRow,
     EntrantStatus,
+    GameChallengeRow,
+    GameChallengeStatus,
     HistoryRow,
     LeaderRow,
+    NotificationRow,
     PairingRow,
     PasskeyRow,
+    PersonRow,
     PlayerRow,
     PlayRecord,
     PlayRow,
+    PushRow,
     RatedGame,
     RatingPoint,
     RatingRow,
@@ -294,6 +300,87 @@ class TournamentStore(Protocol):
         False (and nothing written) when it was decided already: a result counts once."""
 
 
+class SocialStore(Protocol):
+    """Friends and challenges (issue 28): follows, blocks, who may challenge whom,
+    challenges between players, the bell's notifications and Web Push subscriptions."""
+
+    # follows
+    async def follow(self, follower: str, followee: str) -> bool:
+        """Follow (whether it is new)."""
+
+    async def unfollow(self, follower: str, followee: str) -> bool: ...
+
+    async def following(self, player_id: str, limit: int = 500) -> list[PersonRow]:
+        """The accounts the player follows (their friends), by name."""
+
+    async def followers(self, player_id: str, limit: int = 500) -> list[PersonRow]: ...
+
+    async def follower_ids(self, player_id: str) -> list[str]:
+        """Who follows the player (for presence's fan-out)."""
+
+    async def follows(self, follower: str, followee: str) -> bool: ...
+
+    async def follow_counts(self, player_id: str) -> tuple[int, int]:
+        """How many the player follows, and how many follow them."""
+
+    # blocks
+    async def block(self, blocker: str, blocked: str) -> bool:
+        """Block (whether it is new); any follow between the two ends."""
+
+    async def unblock(self, blocker: str, blocked: str) -> bool: ...
+
+    async def blocked(self, player_id: str) -> list[PersonRow]:
+        """The accounts the player blocks."""
+
+    async def blocked_ids(self, player_id: str) -> set[str]:
+        """The ids of those the player blocks and of those who block them: whom they never
+        meet."""
+
+    # settings
+    async def challenge_policy(self, player_id: str) -> ChallengePolicy: ...
+
+    async def set_challenge_policy(self, player_id: str, policy: ChallengePolicy) -> None: ...
+
+    # challenges between players
+    async def add_game_challenge(self, challenge: GameChallengeRow) -> None: ...
+
+    async def game_challenge(self, challenge_id: str) -> GameChallengeRow | None: ...
+
+    async def game_challenges(self, player_id: str, now: datetime) -> list[GameChallengeRow]:
+        """The player's open challenges not yet expired, sent and received, newest first."""
+
+    async def answer_game_challenge(self, challenge_id: str, status: GameChallengeStatus,
+                                    now: datetime, table_id: str | None = None) -> bool:
+        """Settle an open, unexpired challenge once: whether this answer settled it."""
+
+    async def challenges_sent(self, player_id: str, since: datetime) -> int:
+        """How many challenges the player sent since ``since`` (the limit's count)."""
+
+    # notifications
+    async def add_notification(self, notification: NotificationRow) -> None:
+        """Keep it (past the newest :data:`NOTIFICATIONS_KEPT` of a player's, the oldest
+        go)."""
+
+    async def notifications(self, player_id: str, limit: int = 50) -> list[NotificationRow]:
+        """The newest first."""
+
+    async def read_notifications(self, player_id: str, now: datetime,
+                                 ids: Collection[str] | None = None) -> int:
+        """Mark these (or all) read; how many were unread."""
+
+    # Web Push
+    async def add_push(self, push: PushRow) -> None:
+        """Keep a subscription (its endpoint's, replaced)."""
+
+    async def remove_push(self, endpoint: str, player_id: str | None = None) -> bool: ...
+
+    async def pushes(self, player_id: str) -> list[PushRow]: ...
+
+    # finding people
+    async def search_accounts(self, prefix: str, limit: int = 20) -> list[PersonRow]:
+        """Accounts whose username starts with ``prefix`` (any case), by username."""
+
+
 class Lifecycle(Protocol):
     """Opening and closing the store, and asking whether it answers."""
 
@@ -307,6 +394,6 @@ class Lifecycle(Protocol):
 
 
 class Store(TableStore, IdentityStore, RatingStore, AnalysisStore, HistoryStore,
-            TournamentStore, Lifecycle, Protocol):
+            TournamentStore, SocialStore, Lifecycle, Protocol):
     """The server's durable storage, every port at once: what the composition root holds.
     Every method commits before it returns."""

@@ -309,3 +309,73 @@ tournament_seats = Table(
 """A pairing's entrants in seat order, with their points, absence and rating. Unique by
 (tournament, round, entrant): no entrant is paired twice in a round, however many nodes
 pair at once (:class:`~basra.store.base.DuplicatePairing`)."""
+
+follows = Table(
+    "follows", metadata,
+    Column("follower_id", Text, ForeignKey("players.id", ondelete="CASCADE"), nullable=False),
+    Column("followee_id", Text, ForeignKey("players.id", ondelete="CASCADE"), nullable=False),
+    Column("created_at", UtcDateTime, nullable=False),
+    PrimaryKeyConstraint("follower_id", "followee_id"),
+    Index(None, "followee_id"),
+)
+"""Who follows whom (0009): one's friends are the accounts one follows."""
+
+blocks = Table(
+    "blocks", metadata,
+    Column("blocker_id", Text, ForeignKey("players.id", ondelete="CASCADE"), nullable=False),
+    Column("blocked_id", Text, ForeignKey("players.id", ondelete="CASCADE"), nullable=False),
+    Column("created_at", UtcDateTime, nullable=False),
+    PrimaryKeyConstraint("blocker_id", "blocked_id"),
+    Index(None, "blocked_id"),
+)
+"""Who blocks whom (0009): the blocked cannot follow, challenge or meet the blocker, and
+their phrases never reach them."""
+
+player_settings = Table(
+    "player_settings", metadata,
+    player_id(),
+    Column("challenges", Text, nullable=False),
+    PrimaryKeyConstraint("player_id"),
+    CheckConstraint("challenges IN ('anyone', 'friends', 'nobody')", name="challenges"),
+)
+"""A player's social settings (0009): who may challenge them (no row: anyone)."""
+
+game_challenges = Table(
+    "game_challenges", metadata,
+    *required(id=Text, variant=Text, players=Integer, teams=Boolean, rated=Boolean,
+              length=Text, status=Text, created_at=UtcDateTime, expires_at=UtcDateTime),
+    Column("challenger_id", Text, ForeignKey("players.id", ondelete="CASCADE"),
+           nullable=False),
+    Column("challenged_id", Text, ForeignKey("players.id", ondelete="CASCADE"),
+           nullable=False),
+    *optional(table_id=Text, answered_at=UtcDateTime),
+    PrimaryKeyConstraint("id"),
+    Index(None, "challenged_id"),
+    Index(None, "challenger_id"),
+    CheckConstraint("status IN ('open', 'accepted', 'declined', 'cancelled', 'expired')",
+                    name="status"),
+)
+"""Challenges between players (0009): open until answered or expired; an accepted one
+names the table it made."""
+
+notifications = Table(
+    "notifications", metadata,
+    Column("id", Text, nullable=False),
+    player_id(),
+    *required(kind=Text, created_at=UtcDateTime),
+    Column("body", json_type(), nullable=False),
+    Column("read_at", UtcDateTime, nullable=True),
+    PrimaryKeyConstraint("id"),
+    Index(None, "player_id", "created_at"),
+)
+"""What the bell shows (0009): a player's notifications, the newest kept."""
+
+push_subscriptions = Table(
+    "push_subscriptions", metadata,
+    Column("endpoint", Text, nullable=False),
+    player_id(),
+    *required(p256dh=Text, auth=Text, created_at=UtcDateTime),
+    PrimaryKeyConstraint("endpoint"),
+    Index(None, "player_id"),
+)
+"""Web Push subscriptions (0009): where a player's browsers take pushes, opted in."""

@@ -11,7 +11,8 @@ One implementation in SQLAlchemy Core for both back ends, in two layers:
 - one class per port of :mod:`basra.store.ports`, each a :class:`SqlPort` holding that one
   engine: :class:`SqlTables` (:mod:`.tables`), :class:`SqlIdentity` (:mod:`.identity`),
   :class:`SqlRatings` (:mod:`.ratings`), :class:`SqlAnalyses` (:mod:`.analyses`),
-  :class:`SqlHistory` (:mod:`.history`), :class:`SqlTournaments` (:mod:`.tournaments`);
+  :class:`SqlHistory` (:mod:`.history`), :class:`SqlTournaments` (:mod:`.tournaments`),
+  :class:`SqlSocial` (:mod:`.social`);
   :mod:`.rows` turns records into column values and rows back into records for all of
   them.
 
@@ -42,6 +43,7 @@ from basra.store.sql.engine import (
 from basra.store.sql.history import SqlHistory
 from basra.store.sql.identity import SqlIdentity
 from basra.store.sql.ratings import SqlRatings
+from basra.store.sql.social import SqlSocial
 from basra.store.sql.tables import SqlTables
 from basra.store.sql.tournaments import SqlTournaments
 from basra.store.urls import Database
@@ -55,6 +57,7 @@ __all__ = [
     "SqlIdentity",
     "SqlPort",
     "SqlRatings",
+    "SqlSocial",
     "SqlStore",
     "SqlTables",
     "SqlTournaments",
@@ -65,7 +68,8 @@ __all__ = [
 ]
 
 
-class SqlStore(SqlTables, SqlIdentity, SqlRatings, SqlAnalyses, SqlHistory, SqlTournaments):
+class SqlStore(SqlTables, SqlIdentity, SqlRatings, SqlAnalyses, SqlHistory, SqlTournaments,
+               SqlSocial):
     """The :class:`~basra.store.ports.Store` on SQLite or PostgreSQL: every port over one
     :class:`SqlEngine` (see the package's docstring)."""
 

@@ -5,7 +5,18 @@ from __future__ import annotations
 
 from datetime import datetime
 
-from sqlalchemy import ColumnElement, and_, bindparam, case, delete, func, insert, select, update
+from sqlalchemy import (
+    ColumnElement,
+    and_,
+    bindparam,
+    case,
+    delete,
+    func,
+    insert,
+    or_,
+    select,
+    update,
+)
 from sqlalchemy.engine import Connection
 from sqlalchemy.exc import IntegrityError
 
@@ -26,7 +37,20 @@ from basra.store.base import (
     UsernameTaken,
     aware,
 )
-from basra.store.schema import UtcDateTime, challenges, passkeys, players, ratings, sessions
+from basra.store.schema import (
+    UtcDateTime,
+    blocks,
+    challenges,
+    follows,
+    game_challenges,
+    notifications,
+    passkeys,
+    player_settings,
+    players,
+    push_subscriptions,
+    ratings,
+    sessions,
+)
 from basra.store.sql.engine import SqlPort, now
 from basra.store.sql.rows import passkey_row, player_row, session_row, username_key
 
@@ -178,8 +202,17 @@ class SqlIdentity(SqlPort):
                     password_hash=None, deleted_at=now()))
             if done.rowcount == 0:
                 raise StoreError(f"no player {player_id}")
-            for table in (sessions, passkeys, challenges, ratings):
+            for table in (sessions, passkeys, challenges, ratings, notifications,
+                          push_subscriptions, player_settings):
                 connection.execute(delete(table).where(table.c.player_id == player_id))
+            connection.execute(delete(follows).where(or_(
+                follows.c.follower_id == player_id, follows.c.followee_id == player_id)))
+            connection.execute(delete(blocks).where(or_(
+                blocks.c.blocker_id == player_id, blocks.c.blocked_id == player_id)))
+            connection.execute(update(game_challenges).where(
+                or_(game_challenges.c.challenger_id == player_id,
+                    game_challenges.c.challenged_id == player_id),
+                game_challenges.c.status == "open").values(status="cancelled"))
 
         await self.sql.batched(f"delete account {player_id}", op)
 

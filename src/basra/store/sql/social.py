@@ -1,0 +1,303 @@
+"""The :class:`~basra.store.ports.SocialStore` in SQL (issue 28): follows, blocks, who may
+challenge whom, challenges between players, the bell's notifications and Web Push
+subscriptions.
+
+A follow or a block made twice at once (two nodes, two tabs) is one row: they are inserted
+with the back end's "on conflict do nothing", and the row's key says whether it was new. A
+challenge is answered by an update that only takes an open, unexpired one: whoever answers
+first settles it, on any node.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Collection
+from datetime import datetime
+from typing import Any
+
+from sqlalchemy import and_, delete, func, or_, select, update
+from sqlalchemy.dialects.postgresql import insert as pg_insert
+from sqlalchemy.dialects.sqlite import insert as sqlite_insert
+from sqlalchemy.engine import Connection, Row
+from sqlalchemy.sql import Select
+from sqlalchemy.sql.schema import Table
+
+from basra.store.base import (
+    CHALLENGE_POLICIES,
+    ChallengePolicy,
+    GameChallengeRow,
+    GameChallengeStatus,
+    NotificationRow,
+    PersonRow,
+    PushRow,
+    aware,
+)
+from basra.store.schema import (
+    blocks,
+    follows,
+    game_challenges,
+    notifications,
+    player_settings,
+    players,
+    push_subscriptions,
+)
+from basra.store.sql.engine import SqlPort, now
+
+NOTIFICATIONS_KEPT = 100
+"""A player's newest notifications kept; older ones go."""
+
+
+def insert_new(connection: Connection, table: Table, **values: Any) -> bool:
+    """Insert the row unless its key is there already: whether it was new."""
+    maker = pg_insert if connection.dialect.name == "postgresql" else sqlite_insert
+    done = connection.execute(maker(table).values(**values).on_conflict_do_nothing())
+    return bool(done.rowcount)
+
+
+def _people(query: Select[Any]) -> Select[Any]:
+    return query.where(players.c.deleted_at.is_(None), players.c.username.is_not(None))
+
+
+def person(row: Row[Any], since: datetime) -> PersonRow:
+    return PersonRow(row.id, row.username, row.nickname, since)
+
+
+class SqlSocial(SqlPort):
+    """Friends and challenges, on the shared engine."""
+
+    # ------------------------------------------------------------------ follows
+
+    async def follow(self, follower: str, followee: str) -> bool:
+        def op(connection: Connection) -> bool:
+            return insert_new(connection, follows, follower_id=follower, followee_id=followee,
+                              created_at=now())
+
+        return await self.sql.batched(f"follow {followee}", op)
+
+    async def unfollow(self, follower: str, followee: str) -> bool:
+        def op(connection: Connection) -> bool:
+            done = connection.execute(delete(follows).where(
+                follows.c.follower_id == follower, follows.c.followee_id == followee))
+            return bool(done.rowcount)
+
+        return await self.sql.batched(f"unfollow {followee}", op)
+
+    async def _listed(self, mine: Any, theirs: Any, since: Any, player_id: str,
+                      limit: int) -> list[PersonRow]:
+        query = _people(select(players.c.id, players.c.username, players.c.nickname,
+                               since.label("since"))
+                        .join(players, players.c.id == theirs).where(mine == player_id)
+                        .order_by(players.c.username_key).limit(limit))
+        return [person(row, row.since) for row in await self.sql.rows(query)]
+
+    async def following(self, player_id: str, limit: int = 500) -> list[PersonRow]:
+        return await self._listed(follows.c.follower_id, follows.c.followee_id,
+                                  follows.c.created_at, player_id, limit)
+
+    async def followers(self, player_id: str, limit: int = 500) -> list[PersonRow]:
+        return await self._listed(follows.c.followee_id, follows.c.follower_id,
+                                  follows.c.created_at, player_id, limit)
+
+    async def follower_ids(self, player_id: str) -> list[str]:
+        rows = await self.sql.rows(select(follows.c.follower_id).where(
+            follows.c.followee_id == player_id))
+        return [row[0] for row in rows]
+
+    async def follows(self, follower: str, followee: str) -> bool:
+        return await self.sql.first(select(follows.c.follower_id).where(
+            follows.c.follower_id == follower, follows.c.followee_id == followee)) is not None
+
+    async def follow_counts(self, player_id: str) -> tuple[int, int]:
+        following = await self.sql.first(select(func.count()).select_from(follows).where(
+            follows.c.follower_id == player_id))
+        followers = await self.sql.first(select(func.count()).select_from(follows).join(
+            players, players.c.id == follows.c.follower_id).where(
+            follows.c.followee_id == player_id, players.c.deleted_at.is_(None)))
+        return (0 if following is None else int(following[0]),
+                0 if followers is None else int(followers[0]))
+
+    # ------------------------------------------------------------------ blocks
+
+    async def block(self, blocker: str, blocked: str) -> bool:
+        def op(connection: Connection) -> bool:
+            connection.execute(delete(follows).where(or_(
+                and_(follows.c.follower_id == blocker, follows.c.followee_id == blocked),
+                and_(follows.c.follower_id == blocked, follows.c.followee_id == blocker))))
+            return insert_new(connection, blocks, blocker_id=blocker, blocked_id=blocked,
+                              created_at=now())
+
+        return await self.sql.batched(f"block {blocked}", op)
+
+    async def unblock(self, blocker: str, blocked: str) -> bool:
+        def op(connection: Connection) -> bool:
+            done = connection.execute(delete(blocks).where(
+                blocks.c.blocker_id == blocker, blocks.c.blocked_id == blocked))
+            return bool(done.rowcount)
+
+        return await self.sql.batched(f"unblock {blocked}", op)
+
+    async def blocked(self, player_id: str) -> list[PersonRow]:
+        return await self._listed(blocks.c.blocker_id, blocks.c.blocked_id,
+                                  blocks.c.created_at, player_id, 1000)
+
+    async def blocked_ids(self, player_id: str) -> set[str]:
+        rows = await self.sql.rows(select(blocks.c.blocker_id, blocks.c.blocked_id).where(
+            or_(blocks.c.blocker_id == player_id, blocks.c.blocked_id == player_id)))
+        return {row.blocked_id if row.blocker_id == player_id else row.blocker_id
+                for row in rows}
+
+    # ------------------------------------------------------------------ settings
+
+    async def challenge_policy(self, player_id: str) -> ChallengePolicy:
+        row = await self.sql.first(select(player_settings.c.challenges).where(
+            player_settings.c.player_id == player_id))
+        found = None if row is None else row[0]
+        return next((p for p in CHALLENGE_POLICIES if p == found), "anyone")
+
+    async def set_challenge_policy(self, player_id: str, policy: ChallengePolicy) -> None:
+        def op(connection: Connection) -> None:
+            done = connection.execute(update(player_settings).where(
+                player_settings.c.player_id == player_id).values(challenges=policy))
+            if not done.rowcount:
+                insert_new(connection, player_settings, player_id=player_id,
+                           challenges=policy)
+
+        await self.sql.batched("set challenge policy", op)
+
+    # ------------------------------------------------------------------ challenges
+
+    async def add_game_challenge(self, challenge: GameChallengeRow) -> None:
+        def op(connection: Connection) -> None:
+            connection.execute(game_challenges.insert().values(
+                id=challenge.id, challenger_id=challenge.challenger.player_id,
+                challenged_id=challenge.challenged.player_id, variant=challenge.variant,
+                players=challenge.players, teams=challenge.teams, rated=challenge.rated,
+                length=challenge.length, status=challenge.status,
+                created_at=aware(challenge.created_at, "created_at"),
+                expires_at=aware(challenge.expires_at, "expires_at")))
+
+        await self.sql.batched(f"add challenge {challenge.id}", op)
+
+    def _challenges(self) -> Select[Any]:
+        challenger, challenged = players.alias("challenger"), players.alias("challenged")
+        return (select(game_challenges,
+                       challenger.c.username.label("from_username"),
+                       challenger.c.nickname.label("from_nickname"),
+                       challenged.c.username.label("to_username"),
+                       challenged.c.nickname.label("to_nickname"))
+                .join(challenger, challenger.c.id == game_challenges.c.challenger_id)
+                .join(challenged, challenged.c.id == game_challenges.c.challenged_id))
+
+    @staticmethod
+    def _challenge(row: Row[Any]) -> GameChallengeRow:
+        return GameChallengeRow(
+            row.id, PersonRow(row.challenger_id, row.from_username or "", row.from_nickname,
+                              row.created_at),
+            PersonRow(row.challenged_id, row.to_username or "", row.to_nickname,
+                      row.created_at),
+            row.variant, row.players, bool(row.teams), bool(row.rated), row.length,
+            row.status, row.created_at, row.expires_at, row.table_id, row.answered_at)
+
+    async def game_challenge(self, challenge_id: str) -> GameChallengeRow | None:
+        row = await self.sql.first(self._challenges().where(
+            game_challenges.c.id == challenge_id))
+        return None if row is None else self._challenge(row)
+
+    async def game_challenges(self, player_id: str, now: datetime) -> list[GameChallengeRow]:
+        query = (self._challenges().where(
+            or_(game_challenges.c.challenger_id == player_id,
+                game_challenges.c.challenged_id == player_id),
+            game_challenges.c.status == "open",
+            game_challenges.c.expires_at > aware(now, "now"))
+            .order_by(game_challenges.c.created_at.desc()).limit(100))
+        return [self._challenge(row) for row in await self.sql.rows(query)]
+
+    async def answer_game_challenge(self, challenge_id: str, status: GameChallengeStatus,
+                                    now: datetime, table_id: str | None = None) -> bool:
+        def op(connection: Connection) -> bool:
+            done = connection.execute(update(game_challenges).where(
+                game_challenges.c.id == challenge_id, game_challenges.c.status == "open",
+                game_challenges.c.expires_at > aware(now, "now")).values(
+                status=status, answered_at=now, table_id=table_id))
+            return bool(done.rowcount)
+
+        return await self.sql.batched(f"answer challenge {challenge_id}", op)
+
+    async def challenges_sent(self, player_id: str, since: datetime) -> int:
+        row = await self.sql.first(select(func.count()).select_from(game_challenges).where(
+            game_challenges.c.challenger_id == player_id,
+            game_challenges.c.created_at >= aware(since, "since")))
+        return 0 if row is None else int(row[0])
+
+    # ------------------------------------------------------------------ notifications
+
+    async def add_notification(self, notification: NotificationRow) -> None:
+        def op(connection: Connection) -> None:
+            connection.execute(notifications.insert().values(
+                id=notification.id, player_id=notification.player_id,
+                kind=notification.kind, body=notification.body,
+                created_at=aware(notification.created_at, "created_at")))
+            kept = (select(notifications.c.id)
+                    .where(notifications.c.player_id == notification.player_id)
+                    .order_by(notifications.c.created_at.desc(), notifications.c.id.desc())
+                    .limit(NOTIFICATIONS_KEPT))
+            connection.execute(delete(notifications).where(
+                notifications.c.player_id == notification.player_id,
+                notifications.c.id.not_in(kept)))
+
+        await self.sql.batched(f"notify {notification.player_id}", op)
+
+    async def notifications(self, player_id: str, limit: int = 50) -> list[NotificationRow]:
+        query = (select(notifications).where(notifications.c.player_id == player_id)
+                 .order_by(notifications.c.created_at.desc(), notifications.c.id.desc())
+                 .limit(limit))
+        return [NotificationRow(row.id, row.player_id, row.kind, row.body, row.created_at,
+                                row.read_at) for row in await self.sql.rows(query)]
+
+    async def read_notifications(self, player_id: str, now: datetime,
+                                 ids: Collection[str] | None = None) -> int:
+        def op(connection: Connection) -> int:
+            where = [notifications.c.player_id == player_id, notifications.c.read_at.is_(None)]
+            if ids is not None:
+                where.append(notifications.c.id.in_(list(ids)))
+            done = connection.execute(update(notifications).where(*where).values(read_at=now))
+            return int(done.rowcount)
+
+        return await self.sql.batched("read notifications", op)
+
+    # ------------------------------------------------------------------ Web Push
+
+    async def add_push(self, push: PushRow) -> None:
+        def op(connection: Connection) -> None:
+            connection.execute(delete(push_subscriptions).where(
+                push_subscriptions.c.endpoint == push.endpoint))
+            connection.execute(push_subscriptions.insert().values(
+                endpoint=push.endpoint, player_id=push.player_id, p256dh=push.p256dh,
+                auth=push.auth, created_at=aware(push.created_at, "created_at")))
+
+        await self.sql.batched("add push subscription", op)
+
+    async def remove_push(self, endpoint: str, player_id: str | None = None) -> bool:
+        def op(connection: Connection) -> bool:
+            where = [push_subscriptions.c.endpoint == endpoint]
+            if player_id is not None:
+                where.append(push_subscriptions.c.player_id == player_id)
+            return bool(connection.execute(delete(push_subscriptions).where(*where)).rowcount)
+
+        return await self.sql.batched("remove push subscription", op)
+
+    async def pushes(self, player_id: str) -> list[PushRow]:
+        query = select(push_subscriptions).where(push_subscriptions.c.player_id == player_id)
+        return [PushRow(row.endpoint, row.player_id, row.p256dh, row.auth, row.created_at)
+                for row in await self.sql.rows(query)]
+
+    # ------------------------------------------------------------------ finding people
+
+    async def search_accounts(self, prefix: str, limit: int = 20) -> list[PersonRow]:
+        key = prefix.casefold().replace("\\", "").replace("%", "").replace("_", "\\_")
+        if not key:
+            return []
+        query = _people(select(players.c.id, players.c.username, players.c.nickname,
+                               players.c.created_at)
+                        .where(players.c.username_key.like(f"{key}%", escape="\\"))
+                        .order_by(players.c.username_key).limit(limit))
+        return [person(row, row.created_at) for row in await self.sql.rows(query)]
