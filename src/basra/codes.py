@@ -113,6 +113,14 @@ card/bad_notation             400  library
     text that is not a card (a rank, then a suit)
 card/duplicate                400  library
     a set of cards lists one card twice
+challenge/already             409  http
+    you have challenged this player already: wait for the answer
+challenge/closed              410  http
+    the challenge was answered, cancelled or expired
+challenge/not_found           404  http
+    no such challenge of yours
+challenge/not_yours           403  http
+    only the challenged player accepts a challenge
 deck/invalid                  400  library
     a deck that is not the 52 cards, each once
 engine/internal               400  engine
@@ -211,6 +219,8 @@ player/not_found              404  http
     no account has that username
 protocol/bad_card             400  websocket
     a play names a card in bad notation
+push/too_many                 409  http
+    the player's browsers subscribed to pushes are at the most (10)
 protocol/bad_json             400  websocket, engine
     the line or message is not JSON (on the websocket, also JSON that is not an object)
 protocol/bad_message          400  websocket, engine
@@ -290,6 +300,22 @@ server/internal               500  http, websocket
     the server failed (a bug or an outage); it goes on
 session/not_found             404  http
     no such session among the player's
+social/account_needed         403  http
+    following, blocking, a friends list and challenges are for accounts
+social/bad_setting            422  http
+    a social setting's value is not one of its choices
+social/blocked                403  http
+    one of the two players blocks the other
+social/not_found              404  http
+    no account of that username
+social/not_taken              403  http
+    the player takes no challenges, or from friends only
+social/refused                403  http
+    a social request refused
+social/self                   409  http
+    a player cannot follow, block or challenge themself
+social/too_many               409  http
+    the player follows the most players there may be (500)
 table/bad_options             400  http
     table options the server cannot meet (variant, seating, bot level, clock, rated)
 table/full                    409  http

@@ -24,6 +24,7 @@ from basra.server.cluster.fence import FencedTables
 from basra.server.cluster.node import Cluster
 from basra.server.cluster.placement import ClusterPlacement
 from basra.server.cluster.pools import RedisQueue
+from basra.server.cluster.social import RedisRelay
 from basra.server.cluster.tournaments import LeasedLeadership, RedisAudience
 from basra.server.config import Settings
 from basra.server.gc_pacing import GcPacer
@@ -34,11 +35,15 @@ from basra.server.http.routes.pages import WEB_DIR, mount_web, wants_html
 from basra.server.http.routes.replays import MAX_RECORD_BYTES
 from basra.server.limits import BodyLimit
 from basra.server.lobby.tables import Lobby
+from basra.server.social.push import Pusher, vapid_key
+from basra.server.social.relay import Hub, LocalRelay, Relay
+from basra.server.social.service import Social, build
 from basra.server.tournaments.audience import LocalAudience
 from basra.server.tournaments.schedule import Schedule
 from basra.server.tournaments.service import Leadership, SoleLeader, Tournaments, lobby_tables
 from basra.server.wire.errors import Refusal, error_response, headers_of
 from basra.store import open_store
+from basra.store.ports import Store
 
 log = logging.getLogger("basra.app")
 
@@ -70,15 +75,17 @@ async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         last_pairing_seconds=settings.tournament_last_pairing_seconds)
     lobby.on_ended.append(tournaments.table_ended)
     tournaments.start()
+    social = await social_of(store, lobby, cluster, settings)
     pacer = GcPacer() if settings.gc_pacing else None
     if pacer is not None:
         pacer.start()
     log.info("server ready: %d live tables restored, on %s%s", restored, metrics.loop_name(),
              f", cluster node {cluster.node}" if cluster else "")
-    held.store, held.lobby, held.tournaments = store, lobby, tournaments
+    held.store, held.lobby, held.tournaments, held.social = store, lobby, tournaments, social
     try:
         yield
     finally:
+        await social.close()
         await tournaments.close()
         if isinstance(audience, RedisAudience) and isinstance(leadership, LeasedLeadership):
             await leadership.stop()
@@ -89,6 +96,20 @@ async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         if cluster is not None:
             await cluster.stop()
         await store.close()
+
+
+async def social_of(store: Store, lobby: Lobby, cluster: Cluster | None,
+                    settings: Settings) -> Social:
+    """Friends, presence, challenges and notifications, over this process's relay or a
+    cluster node's (:mod:`basra.server.cluster.social`)."""
+    hub = Hub()
+    relay: Relay = LocalRelay(hub) if cluster is None else RedisRelay(
+        cluster.redis, hub, cluster.node, settings.redis_prefix)
+    origin = settings.public_origin or ""
+    subject = origin if origin.startswith("https://") else "mailto:operator@localhost"
+    pusher = Pusher(store, vapid_key(settings.data_dir), subject)
+    return await build(store, hub, relay, lobby.challenge_terms, lobby.challenge_table, pusher,
+                       settings)
 
 
 async def tournament_ports(cluster: Cluster | None, settings: Settings

@@ -199,6 +199,11 @@ class Settings:
     analysis_iterations: int = 300
     """The expert's budget for each play when it analyses a finished match
     (:mod:`basra.server.reads.analyses`): ``basra analyse --iterations`` gives the same."""
+    presence_grace_seconds: float = 5.0
+    """How long a player with no signed-in page open is still online (a reload is not a
+    departure: :mod:`basra.server.social.presence`)."""
+    challenge_seconds: float = 600.0
+    """How long a challenge between players stays open (:mod:`basra.server.social.challenges`)."""
     pairing_seconds: float = 2.0
     """How often quick match pairs each variant's pool (:mod:`basra.server.quick.pairing`)."""
     public_origin: str | None = None

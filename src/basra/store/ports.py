@@ -376,6 +376,9 @@ class SocialStore(Protocol):
 
     async def pushes(self, player_id: str) -> list[PushRow]: ...
 
+    async def playing(self, player_ids: Collection[str]) -> dict[str, str]:
+        """Which of these players sit at a match being played now: the table's id."""
+
     # finding people
     async def search_accounts(self, prefix: str, limit: int = 20) -> list[PersonRow]:
         """Accounts whose username starts with ``prefix`` (any case), by username."""

@@ -30,6 +30,7 @@ from basra.server.limits import (
     client_address,
 )
 from basra.server.lobby.tables import Lobby
+from basra.server.social.service import Social
 from basra.server.tournaments.service import Tournaments
 from basra.server.wire.errors import ApiError, error_response
 from basra.store.base import SESSION_TOUCH, PlayerRow, SessionRow, StoreError
@@ -156,6 +157,7 @@ class Services:
     store: Store | None = None
     lobby: Lobby | None = None
     tournaments: Tournaments | None = None
+    social: Social | None = None
     redis: Redis | None = None
     """Cluster mode's Redis client (None in one process on its own)."""
 
@@ -189,6 +191,19 @@ def get_tournaments(conn: HTTPConnection) -> Tournaments:
     tournaments = services(conn).tournaments
     assert tournaments is not None, "the tournaments open with the app's lifespan"
     return tournaments
+
+
+def get_social(conn: HTTPConnection) -> Social:
+    social = services(conn).social
+    assert social is not None, "the social parts open with the app's lifespan"
+    return social
+
+
+async def _social(conn: HTTPConnection) -> Social:
+    return get_social(conn)
+
+
+SocialDep = Annotated[Social, Depends(_social)]
 
 
 @contextlib.asynccontextmanager

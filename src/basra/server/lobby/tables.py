@@ -27,11 +27,12 @@ from basra.server.reads.analyses import Analyses
 from basra.server.reads.live import live_summaries
 from basra.server.reads.replays import Replays
 from basra.server.reads.stored import NotStored, StoredTables
+from basra.server.social.challenges import Terms
 from basra.server.table.actor import RematchHook, Table
 from basra.server.table.commands import FillBot, Handover, Join
 from basra.server.table.standing import StoredStanding
 from basra.server.wire.errors import Refusal
-from basra.store.base import PlayerRow, SeatRow, TableKind, TableRow
+from basra.store.base import GameChallengeRow, PlayerRow, SeatRow, TableKind, TableRow
 from basra.store.ports import Store, TableStore
 from basra.workers.factory import bot_service
 from basra.workers.service import BotService
@@ -525,6 +526,34 @@ class Lobby:
 
     async def leave(self, ticket: Ticket) -> None:
         await self.pools.leave(ticket)
+
+    # ------------------------------------------------------------------ challenges
+
+    def challenge_terms(self, terms: Terms) -> Terms:
+        """A challenge's terms as its table would be made (four where the variant plays
+        four only in teams is in teams; a rated one needs an account on every seat, which
+        a challenge between accounts has for two; more are invited by the table's link
+        and must be accounts to sit): refused with the table's codes."""
+        self.check_options(TableOptions(variant=terms.variant))
+        rules = find_variant(terms.variant)
+        teams = terms.teams
+        if not teams and (terms.players, False) not in rules.seatings:
+            teams = True
+        options = TableOptions(terms.variant, terms.players, teams, rated=terms.rated,
+                               length=terms.length)
+        self.check_options(options)
+        return replace(terms, variant=rules.name, teams=teams)
+
+    async def challenge_table(self, challenge: GameChallengeRow, challenger: PlayerRow,
+                              challenged: PlayerRow) -> str:
+        """The private table of an accepted challenge: the challenger in seat 0, the
+        challenged in seat 1 (opponents in every seating), the other seats open to its
+        invite link."""
+        options = TableOptions(challenge.variant, challenge.players, challenge.teams,
+                               rated=challenge.rated, length=challenge.length)
+        table = await self._create("private", options, [challenger, challenged],
+                                   owner=challenger)
+        return table.row.id
 
     # ------------------------------------------------------------------ partners
 

@@ -39,6 +39,8 @@ from basra.store.schema import (
     player_settings,
     players,
     push_subscriptions,
+    table_seats,
+    tables,
 )
 from basra.store.sql.engine import SqlPort, now
 
@@ -289,6 +291,16 @@ class SqlSocial(SqlPort):
         query = select(push_subscriptions).where(push_subscriptions.c.player_id == player_id)
         return [PushRow(row.endpoint, row.player_id, row.p256dh, row.auth, row.created_at)
                 for row in await self.sql.rows(query)]
+
+    async def playing(self, player_ids: Collection[str]) -> dict[str, str]:
+        ids = list(player_ids)
+        if not ids:
+            return {}
+        query = (select(table_seats.c.player_id, tables.c.id)
+                 .join(tables, tables.c.id == table_seats.c.table_id)
+                 .where(table_seats.c.player_id.in_(ids), tables.c.status == "playing")
+                 .order_by(tables.c.created_at))
+        return {row.player_id: row.id for row in await self.sql.rows(query)}
 
     # ------------------------------------------------------------------ finding people
 

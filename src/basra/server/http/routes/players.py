@@ -21,7 +21,13 @@ from fastapi import APIRouter, Request
 
 from basra.errors import UnknownVariantError
 from basra.game.rules import find_variant
-from basra.server.http.deps import StoreDep, get_guards, get_settings
+from basra.server.http.deps import (
+    MaybePlayer,
+    SocialDep,
+    StoreDep,
+    get_guards,
+    get_settings,
+)
 from basra.server.identity.accounts import rating_json
 from basra.server.wire.errors import ApiError
 from basra.store.base import HistoryRow, RatingPoint, RatingRow
@@ -165,16 +171,20 @@ def recent_json(row: HistoryRow, usernames: list[str | None],
 
 
 @router.get("/api/players/{username}")
-async def profile(username: str, request: Request, store: StoreDep) -> dict[str, Any]:
+async def profile(username: str, request: Request, store: StoreDep, viewer: MaybePlayer,
+                  social: SocialDep) -> dict[str, Any]:
     """An account's profile (a guest has none, nor a deleted account: 404); the same
-    answer for ``views_fresh_seconds``."""
+    answer for ``views_fresh_seconds``, with what is between the viewer and the player
+    (``social``: followers, and whether each follows the other) as it is now."""
     get_guards(request).views.check(request.scope)
     name = unicodedata.normalize("NFC", username).strip()
     key = "player:" + " ".join(name.split()).casefold()
     cached = answers_of(request).get(key)
-    if cached is not None:
-        return cached
-    return answers_of(request).put(key, await profile_of(name, username, store))
+    if cached is None:
+        cached = answers_of(request).put(key, await profile_of(name, username, store))
+    found = await store.account(name)
+    between = await social.friends.relation(viewer, found.player.id) if found else {}
+    return {**cached, "social": between}
 
 
 async def profile_of(name: str, username: str, store: StoreDep) -> dict[str, Any]:
