@@ -96,7 +96,7 @@ def push_endpoint() -> Iterator[PushEndpoint]:
     holder: list[PushEndpoint] = []
 
     class Handler(BaseHTTPRequestHandler):
-        def do_POST(self) -> None:  # noqa: N802 - the standard library's name
+        def do_POST(self) -> None:
             body = self.rfile.read(int(self.headers.get("Content-Length", 0)))
             endpoint = holder[0]
             endpoint.took(body, dict(self.headers.items()))
