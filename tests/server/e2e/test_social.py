@@ -12,8 +12,9 @@ from typing import Any
 import httpx
 
 from server.e2e.test_rated_play import account
+from server.e2e.test_watching import said
 from server.social_kit import Page, push_endpoint
-from server_harness import new_guest, serve
+from server_harness import join, new_guest, private_table, serve
 
 QUICK = {"presence_grace_seconds": 0.2}
 
@@ -185,5 +186,32 @@ def test_a_closed_page_is_pushed_to(tmp_path: Any) -> None:
             r = await http.post(f"{base}/api/push/remove", headers=badr.headers,
                                 json={"endpoint": endpoint.subscription()["endpoint"]})
             assert r.json()["removed"] is False
+
+    serve(tmp_path, scenario, **QUICK)
+
+
+def test_a_blocked_players_phrases_never_reach_the_blocker(tmp_path: Any) -> None:
+    async def scenario(base: str, http: httpx.AsyncClient) -> None:
+        amira, badr = await account(base, http, "Amira"), await account(base, http, "Badr")
+        watcher = await new_guest(base, http, "Watcher")
+        table, code = await private_table(base, http, amira)
+        await join(base, http, badr, code)
+        assert (await http.post(f"{base}/api/blocks/Amira", headers=badr.headers)
+                ).status_code == 200
+        for guest in (amira, badr, watcher):
+            await guest.connect(table)
+        try:
+            for guest in (amira, badr):
+                await guest.until(lambda s: s["table"]["status"] == "playing")
+            await asyncio.sleep(0.3)  # the table has read Badr's blocks
+            await amira.send({"type": "say", "phrase": "good_luck"})
+            assert (await said(watcher))["phrase"] == "good_luck"
+            assert (await said(amira))["seat"] == 0
+            await badr.send({"type": "say", "phrase": "hello"})
+            # the next phrase Badr hears is his own: Amira's never came
+            assert (await said(badr))["phrase"] == "hello"
+        finally:
+            for guest in (amira, badr, watcher):
+                await guest.close()
 
     serve(tmp_path, scenario, **QUICK)

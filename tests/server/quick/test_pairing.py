@@ -175,3 +175,15 @@ def test_tables_are_whole_disjoint_and_within_everyones_window(
     # pool of four players alone, all guests, at one rating always makes a table.
     same = [Seeker(c, 1500, 0, guest=True) for c in "wxyz"]
     assert len(group(same, 4, teams)) == 1
+
+
+def test_nobody_sits_with_a_player_they_block() -> None:
+    a = Seeker("a", 1500, 9, avoid=frozenset("b"))
+    b, c = Seeker("b", 1500, 9), Seeker("c", 1520, 1)
+    assert not may_meet(a, b) and not may_meet(b, a)
+    assert pair([a, b]) == []
+    assert all({x.id, y.id} != {"a", "b"} for x, y in pair([a, b, c]))
+    four = [a, b, c, Seeker("d", 1510, 2)]
+    assert group(four, 4, True) == [] and group(four, 3, False) != []
+    (table,) = group(four, 3, False)
+    assert not {"a", "b"} <= {s.id for s in table}

@@ -6,6 +6,7 @@ waiting on different nodes meet.
   ``lebanese:3``, ``serbian:2x2``);
 - ``{prefix}ticket:{id}``: a hash: ``player``, ``nickname``, ``username`` (empty for a
   guest), ``variant``, ``players``, ``teams``, ``party`` (partners queued together),
+  ``avoid`` (whom the player never sits with, comma separated),
   ``rating`` and ``deviation`` (the player's in the variant),
   ``since`` and ``seen`` (``time.time()``: when the ticket was made, and when its owner
   last waited on it: their presence), ``table`` once matched (and ``rated``); it expires
@@ -123,7 +124,7 @@ class RedisQueue:
     # ------------------------------------------------------------------ the lobby's side
 
     async def join(self, player: PlayerRow, pool: Pool, rating: Rating,
-                   party: str | None = None) -> Ticket:
+                   party: str | None = None, avoid: frozenset[str] = frozenset()) -> Ticket:
         """The player's ticket in ``pool`` (their waiting one, or a new one)."""
         async with self.lock(pool):
             now = time.time()
@@ -133,7 +134,8 @@ class RedisQueue:
                     await self._write(ticket_id, {"seen": repr(now)})
                     return shared_ticket(ticket_id, player, fields)
             ticket_id = new_id()
-            fields = await self._write_ticket(ticket_id, player, pool, now, rating, party)
+            fields = await self._write_ticket(ticket_id, player, pool, now, rating, party,
+                                              avoid)
             await self.redis.rpush(self._queue(pool), ticket_id)
             return shared_ticket(ticket_id, player, fields)
 
@@ -162,12 +164,14 @@ class RedisQueue:
 
     async def _write_ticket(  # noqa: PLR0913 - a ticket's every field
             self, ticket_id: str, player: PlayerRow, pool: Pool, since: float,
-            rating: Rating, party: str | None = None) -> dict[str, str]:
+            rating: Rating, party: str | None = None,
+            avoid: frozenset[str] = frozenset()) -> dict[str, str]:
         """Write a new ticket (holds the lock; the caller queues it); its fields."""
         fields = {"player": player.id, "nickname": player.nickname,
                   "username": player.username or "", "variant": pool.variant,
                   "players": str(pool.players), "teams": "1" if pool.teams else "",
-                  "party": party or "", "rating": repr(rating.rating),
+                  "party": party or "", "avoid": ",".join(sorted(avoid)),
+                  "rating": repr(rating.rating),
                   "deviation": repr(rating.deviation), "since": repr(since),
                   "seen": repr(time.time()), "table": ""}
         await self._write(ticket_id, fields)
@@ -203,7 +207,8 @@ class RedisQueue:
                             float(fields.get("deviation", 500)))
             waiting.append(Waiting(ticket_id, player, now - float(fields["since"]), rating,
                                    None if last is None else text(last),
-                                   fields.get("party") or None))
+                                   fields.get("party") or None,
+                                   frozenset(filter(None, fields.get("avoid", "").split(",")))))
         for lone in lone_partners(waiting):
             await self.redis.lrem(self._queue(pool), 0, lone.ticket_id)
             await self._write(lone.ticket_id, {"partner_left": "1"})

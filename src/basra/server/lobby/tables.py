@@ -417,7 +417,13 @@ class Lobby:
         (:meth:`pair_pools`)."""
         pool = self.quick_pool(variant, players, teams)
         return await self.pools.join(player, pool, await self.rating_of(player, pool.variant),
-                                     party)
+                                     party, await self.avoided(player))
+
+    async def avoided(self, player: PlayerRow) -> frozenset[str]:
+        """Whom quick match never seats ``player`` with: those they block and who block
+        them (an account's)."""
+        return frozenset(await self.store.blocked_ids(player.id)) if player.account \
+            else frozenset()
 
     def quick_pool(self, variant: str, players: int = 2, teams: bool = False) -> Pool:
         """The quick-match pool of a variant and a seating (where the variant plays that
@@ -594,14 +600,16 @@ class Lobby:
                             "this invite", "partner/closed")
         if not self.invite_open(invite):
             raise closed
+        if player.id in await self.avoided(invite.host):
+            raise LobbyError(f"you cannot partner {invite.host.nickname}", "social/blocked")
         if not await self.pools.answer(invite.code, "accepted", player):
             raise closed
         pool = invite.pool
         host = await self.pools.join(invite.host, pool,
                                      await self.rating_of(invite.host, pool.variant),
-                                     invite.code)
+                                     invite.code, await self.avoided(invite.host))
         mine = await self.pools.join(player, pool, await self.rating_of(player, pool.variant),
-                                     invite.code)
+                                     invite.code, await self.avoided(player))
         await self.pools.hand_ticket(invite.code, host.id, mine.id)
         return mine
 

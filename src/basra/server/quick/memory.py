@@ -48,7 +48,7 @@ class MemoryPools:
         return ticket.polls > 0 or now - ticket.seen <= self.lapse_seconds
 
     async def join(self, player: PlayerRow, pool: Pool, rating: Rating,
-                   party: str | None = None) -> Ticket:
+                   party: str | None = None, avoid: frozenset[str] = frozenset()) -> Ticket:
         async with self.lock:
             waiting = self.pools.setdefault(pool.key, [])
             for ticket in waiting:
@@ -56,7 +56,7 @@ class MemoryPools:
                     ticket.seen = time.monotonic()
                     return ticket
             ticket = Ticket(new_id(), player, pool.variant, time.monotonic(), rating=rating,
-                            players=pool.players, teams=pool.teams, party=party)
+                            players=pool.players, teams=pool.teams, party=party, avoid=avoid)
             self.tickets[ticket.id] = ticket
             waiting.append(ticket)
             return ticket
@@ -139,7 +139,7 @@ class MemoryPools:
                     pool.remove(lapsed)
                     self.tickets.pop(lapsed.id, None)
                 waiting = [Waiting(t.id, t.player, now - t.since, t.rating,
-                                   self.last_opponent.get(t.player.id), t.party)
+                                   self.last_opponent.get(t.player.id), t.party, t.avoid)
                            for t in pool if t.table_id is None]
                 for lone in lone_partners(waiting):
                     ticket = self.tickets[lone.ticket_id]

@@ -9,7 +9,8 @@ Who may meet whom:
   a gap both accept;
 - guests meet guests and players whose rating is still provisional; an account with an
   established rating meets accounts only;
-- the same two players are not paired twice in a row while either has anyone else to meet.
+- the same two players are not paired twice in a row while either has anyone else to meet;
+- nobody sits with a player they block or who blocks them (issue 28).
 
 The pairing is exact (a search over the pool) for each group of up to ``EXACT_UP_TO``
 players who could meet one another, and by smallest gap first beyond that: a pool that
@@ -59,6 +60,8 @@ class Seeker:
     """Whom they played last (no rematch in a row while others wait)."""
     party: str | None = None
     """Partners who queued together share it (a team pool): they sit as one side."""
+    avoid: frozenset[str] = frozenset()
+    """Whom they never sit with: the players they block and who block them."""
 
 
 def window(waited: float) -> float:
@@ -72,7 +75,7 @@ def window(waited: float) -> float:
 
 def may_meet(a: Seeker, b: Seeker) -> bool:
     """Whether ``a`` and ``b`` may be paired (the rematch rule aside)."""
-    if a.id == b.id:
+    if a.id == b.id or b.id in a.avoid or a.id in b.avoid:
         return False
     if (a.guest and not (b.guest or b.provisional)) or (
             b.guest and not (a.guest or a.provisional)):
@@ -200,6 +203,8 @@ def _may_sit(a: Seeker, b: Seeker) -> bool:
     """Whether two players may sit at one table (the guest rule; partners always may)."""
     if a.party is not None and a.party == b.party:
         return True
+    if b.id in a.avoid or a.id in b.avoid:
+        return False
     return not ((a.guest and not (b.guest or b.provisional))
                 or (b.guest and not (a.guest or a.provisional)))
 

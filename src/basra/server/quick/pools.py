@@ -101,6 +101,8 @@ class Ticket:
     """The partnership it queued with (a team pool), if any."""
     partner_left: bool = False
     """Its partner's ticket went (they stopped waiting): out of the pool, and says so."""
+    avoid: frozenset[str] = frozenset()
+    """Whom its player never sits with (blocks, both ways)."""
 
     @property
     def pool(self) -> Pool:
@@ -126,11 +128,12 @@ class Waiting:
     last_opponent: str | None = None
     """Whom they were last paired with (no rematch in a row while others wait)."""
     party: str | None = None
+    avoid: frozenset[str] = frozenset()
 
     def seeker(self) -> Seeker:
         return Seeker(self.player.id, self.rating.rating, self.waited,
                       guest=not self.player.account, provisional=self.rating.provisional,
-                      last_opponent=self.last_opponent, party=self.party)
+                      last_opponent=self.last_opponent, party=self.party, avoid=self.avoid)
 
 
 PARTNER_INVITE_SECONDS = 600.0
@@ -216,9 +219,10 @@ class PoolStore(Protocol):
     """Where quick match's tickets wait (one process's memory, or Redis for a cluster)."""
 
     async def join(self, player: PlayerRow, pool: Pool, rating: Rating,
-                   party: str | None = None) -> Ticket:
+                   party: str | None = None, avoid: frozenset[str] = frozenset()) -> Ticket:
         """The player's ticket in ``pool``: their waiting one, or a new one (with
-        ``party``: queued with a partner, who joins with the same party)."""
+        ``party``: queued with a partner, who joins with the same party; ``avoid``: whom
+        they never sit with)."""
 
     async def requeue(self, player: PlayerRow, pool: Pool, waited: float,
                       rating: Rating) -> str:

@@ -98,6 +98,8 @@ class Table:
         """The lobby's rematch (None: the rematch window has closed)."""
         self.on_absent = on_absent
         self.task: asyncio.Task[None] | None = None
+        self.background: set[asyncio.Task[None]] = set()
+        """Reads under way beside the inbox (a seat's blocks)."""
 
     @classmethod
     async def create(  # noqa: PLR0913 - the constructor's ports
@@ -333,6 +335,8 @@ class Table:
             flow.audience.watch(conn, command.address)
         else:
             self._seat_connection(seat, conn)
+            if seat.account and flow.standing is not None and seat.player_id:
+                self._hear_blocks(seat, seat.player_id)
         flow.audience.send(conn, Welcome(self.row.id, None if seat is None else seat.number))
         if seat is None:  # nothing changed for anyone else
             flow.audience.send(conn, flow.spectators_state())
@@ -348,6 +352,22 @@ class Table:
         away = seat.take_away()
         if away:  # back: what a bot played for them meanwhile, in plain words
             flow.audience.send(conn, Away(away))
+
+    def _hear_blocks(self, seat: Seat, player_id: str) -> None:
+        """Read whom the seat's player blocks (off the inbox: the table goes on)."""
+        standing = self.flow.standing
+        assert standing is not None
+
+        async def read() -> None:
+            try:
+                seat.deaf_to = await standing.avoided(player_id)
+            except Exception:  # the store away: phrases reach them meanwhile
+                log.warning("table %s: the blocks of seat %d could not be read",
+                            self.row.id, seat.number)
+
+        task = asyncio.create_task(read())
+        self.background.add(task)
+        task.add_done_callback(self.background.discard)
 
     def _seat_connection(self, seat: Seat, conn: Connection) -> None:
         """A seat's player connects: the seat is theirs again (a bot stops playing it)."""

@@ -78,8 +78,11 @@ class Answers:
                                 "something", "say/not_seated")
         count = seat.sayings.take(time.monotonic(), flow.settings.saying_gap_seconds)
         text = encode(Said(seat.number, count, message.kind, message.what))
+        deaf = {conn for other in flow.seats if seat.player_id in other.deaf_to
+                for conn in other.connections}
         for conn in flow.audience.connections(flow.seats):
-            flow.audience.send(conn, text)
+            if conn not in deaf:  # a player who blocks the speaker never hears them
+                flow.audience.send(conn, text)
 
     def _hint(self, seat: Seat | None) -> Hint:
         """The medium bot's play from the asking seat's view: only at a table against

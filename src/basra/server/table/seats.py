@@ -65,6 +65,9 @@ class Seat:
     its profile (the live list)."""
     sayings: Sayings = field(default_factory=Sayings)
     """The quick phrases and reactions the seat's player sent this match."""
+    deaf_to: frozenset[str] = frozenset()
+    """The players whose phrases never reach this seat's connections (blocks, both
+    ways: issue 28)."""
 
     @property
     def human(self) -> bool:

@@ -1,6 +1,7 @@
-"""What a rated table reads beyond its own record: each player's rating, to show at the
-table, and whether a result between two players may be rated
-(:mod:`basra.server.rated_play`). A port of the table's actor, so that the table's own
+"""What a table reads beyond its own record: each player's rating, to show at a rated
+table, whether a result between two players may be rated
+(:mod:`basra.server.rated_play`), and whom a player blocks (their phrases are not
+delivered). A port of the table's actor, so that the table's own
 record (:class:`~basra.store.ports.TableStore`) stays the only store it writes."""
 
 from __future__ import annotations
@@ -26,6 +27,10 @@ class Standing(Protocol):
                              rules: RatedRules) -> str | None:
         """Why ``game``'s result may not be rated (None: it may)."""
 
+    async def avoided(self, player_id: str) -> frozenset[str]:
+        """The players the player blocks or is blocked by: their phrases never reach the
+        player's seat."""
+
 
 class StoredStanding:
     """The players' standing as the store keeps it."""
@@ -45,3 +50,6 @@ class StoredStanding:
                      for a, b in itertools.combinations(range(len(game.players)), 2)
                      if game.side_of(a) != game.side_of(b)]
         return await not_eligible(self.store, game.players, now, rules, opponents)
+
+    async def avoided(self, player_id: str) -> frozenset[str]:
+        return frozenset(await self.store.blocked_ids(player_id))
