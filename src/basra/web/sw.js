@@ -68,3 +68,24 @@ self.addEventListener("fetch", (event) => {
     event.respondWith(page(request));
   }
 });
+
+// Web Push (issue 28): a notification the server pushed while no page of the player's was
+// open (a challenge, its answer); a click opens its page, or focuses one already open.
+self.addEventListener("push", (event) => {
+  let data = {};
+  try { data = event.data ? event.data.json() : {}; } catch { data = { title: event.data ? event.data.text() : "Basra" }; }
+  event.waitUntil(self.registration.showNotification(data.title || "Basra", {
+    body: data.body || "", tag: data.tag || undefined, data: { url: data.url || "/" },
+    icon: `/static/v${VERSION}/img/icon-192.png`,
+  }));
+});
+
+self.addEventListener("notificationclick", (event) => {
+  event.notification.close();
+  const url = new URL((event.notification.data && event.notification.data.url) || "/", self.location.origin).href;
+  event.waitUntil(self.clients.matchAll({ type: "window", includeUncontrolled: true }).then((pages) => {
+    const open = pages.find((p) => p.url === url) || pages[0];
+    if (open) return open.focus().then((p) => (p && p.url !== url && p.navigate ? p.navigate(url) : p));
+    return self.clients.openWindow(url);
+  }));
+});

@@ -2,7 +2,9 @@
 // else runs), language, header (its account link: "Sign in", or the account's username),
 // and the router that shows one page at a time (/, /join/CODE, /table/ID, /rules,
 // /rules/VARIANT, /history, /live, /tv, /replay, /replay/ID, /leaderboard,
-// /leaderboard/VARIANT, /players/NAME, /account, /sign-in, /tournaments, /tournament/ID).
+// /leaderboard/VARIANT, /players/NAME, /account, /sign-in, /tournaments, /tournament/ID,
+// /friends, /partner/CODE), and, for an account, the page's socket and the bell
+// (lib/notify.js, lib/bell.js, lib/challenge.js).
 // Each page module exports mount(container, params) returning {unmount(), relabel()}.
 // Only the lobby comes with the first load: the other pages (and the table's stylesheets)
 // load when their route opens.
@@ -13,6 +15,9 @@ import { ensureSprites } from "./lib/cards.js";
 import { loadStyle, navigate, setPageTitle } from "./lib/ui.js";
 import { loaded } from "./lib/variants.js";
 import { cachedMe, me, onSession } from "./lib/api.js";
+import { startNotify } from "./lib/notify.js";
+import { relabelBell, startBell } from "./lib/bell.js";
+import { startChallenges } from "./lib/challenge.js";
 import * as lobby from "./pages/lobby.js";
 
 const lobbyPage = () => Promise.resolve(lobby);
@@ -43,6 +48,7 @@ function route(pathname) {
   if (parts[0] === "live" && parts.length === 1) return { load: () => import("./pages/live.js"), params: {}, nav: "live", title: "page.title.live" };
   if (parts[0] === "tournaments" && parts.length === 1) return { load: () => import("./pages/tournaments.js"), params: {}, nav: "tournaments", title: "page.title.tournaments" };
   if (parts[0] === "tournament" && parts[1] && parts.length === 2) return { load: () => import("./pages/tournament.js"), params: { id: parts[1] }, nav: "tournaments", title: "page.title.tournament" };
+  if (parts[0] === "friends" && parts.length === 1) return { load: () => import("./pages/friends.js"), params: {}, nav: "account", title: "page.title.friends" };
   if (parts[0] === "tv" && parts.length === 1) return { load: () => import("./pages/tv.js"), params: {}, nav: "live", title: "page.title.tv" };
   if (parts[0] === "replay" && parts.length <= 2) return { load: () => import("./pages/replay.js"), params: { id: parts[1] || "" }, nav: "history", title: "page.title.replay" };
   if (parts[0] === "account" && parts.length === 1) return { load: () => import("./pages/account.js"), params: {}, nav: "account", title: "page.title.account" };
@@ -124,6 +130,7 @@ async function start() {
   onLanguageChange(() => {
     languageSwitch();
     accountLink();
+    relabelBell();
     if (currentTitle) setPageTitle(t(currentTitle, currentWords));
     if (current && current.relabel) current.relabel();
   });
@@ -134,6 +141,9 @@ async function start() {
       navigate(a.getAttribute("href"));
     });
   }
+  startNotify();
+  startBell();
+  startChallenges();
   window.addEventListener("popstate", render);
   window.addEventListener("basra:navigate", () => { currentKey = ""; render(); });
   await render();

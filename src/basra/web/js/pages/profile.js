@@ -10,7 +10,9 @@ import { currentLanguage, isRTL, num, t } from "../lib/i18n.js";
 import * as apiModule from "../lib/api.js";
 import { signedNumber } from "../lib/cards.js";
 import { variantNames } from "../lib/variants.js";
-import { fill, link, loadStyle, playerName, ratedMarks, setPageTitle, spinner } from "../lib/ui.js";
+import { errorText, fill, link, loadStyle, playerName, ratedMarks, setPageTitle, spinner, toast } from "../lib/ui.js";
+import { challengeDialog } from "../lib/challenge.js";
+import { confirmDialog } from "../table/dialog.js";
 
 const STYLE = new URL("../../css/profile.css", import.meta.url);
 
@@ -67,9 +69,16 @@ export function mount(container, params) {
     setPageTitle(t("profile.page_title", { name: data.nickname }));
     const ratings = ratingsSection(data);
     chart = ratings.chart;
-    replace(container, header(data), ratings.section, trophiesSection(data), statsSection(data),
-      recentSection(data));
+    replace(container, header(data), socialBar(data, reload), ratings.section,
+      trophiesSection(data), statsSection(data), recentSection(data));
     if (chart) chart.start();
+  };
+
+  const reload = async () => {
+    try {
+      data = await apiModule.request("GET", `/api/players/${encodeURIComponent(name)}`);
+    } catch { /* keep what is shown */ }
+    render();
   };
 
   render();
@@ -105,6 +114,32 @@ function header(p) {
       same(p.username, p.nickname) ? null : [h("bdi", { class: "profile-username" }, p.username), " · "],
       h("time", { datetime: p.joined }, t("profile.joined", { date: dateOnly(p.joined) })),
       mine && same(mine, p.username) ? [" · ", h("span", { class: "profile-you" }, t("profile.you"))] : null));
+}
+
+/** Followers, and for another account signed in: follow or unfollow, challenge, block or
+ * unblock (a block asks first). */
+function socialBar(p, reload) {
+  const social = p.social || {};
+  const mine = myUsername();
+  const counts = h("p", { class: "profile-followers muted" },
+    t("profile.followers", { count: social.followers || 0, n: num(social.followers || 0) }),
+    social.follows_you ? [" · ", h("span", { class: "follows-you" }, t("profile.follows_you"))] : null);
+  if (!mine || same(mine, p.username) || social.you_follow === undefined) return h("div", { class: "profile-social" }, counts);
+  const act = async (method, path) => {
+    try { await apiModule.request(method, path); } catch (err) { toast(errorText(err), "error"); }
+    await reload();
+  };
+  const who = encodeURIComponent(p.username);
+  const blockIt = async () => {
+    await loadStyle(new URL("../../css/overlay.css", import.meta.url));
+    const sure = await confirmDialog({ title: t("profile.block_title", { name: p.nickname }), text: t("profile.block_text"), yes: t("profile.block"), no: t("challenge.cancel"), danger: true });
+    if (sure) await act("POST", `/api/blocks/${who}`);
+  };
+  return h("div", { class: "profile-social" }, counts,
+    h("div", { class: "profile-actions" },
+      social.you_block ? null : h("button", { type: "button", class: ["btn", social.you_follow ? "ghost" : "primary"], id: "profile-follow", "aria-pressed": social.you_follow ? "true" : "false", on: { click: () => act(social.you_follow ? "DELETE" : "POST", `/api/follows/${who}`) } }, t(social.you_follow ? "friends.unfollow" : "friends.follow")),
+      social.you_block ? null : h("button", { type: "button", class: "btn", id: "profile-challenge", on: { click: () => challengeDialog(p.username, p.nickname) } }, t("friends.challenge")),
+      h("button", { type: "button", class: "btn ghost small", id: "profile-block", on: { click: () => (social.you_block ? act("DELETE", `/api/blocks/${who}`) : blockIt()) } }, t(social.you_block ? "friends.unblock" : "profile.block"))));
 }
 
 function ratingsSection(p) {

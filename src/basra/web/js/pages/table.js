@@ -119,6 +119,7 @@ class TablePage {
 
   destroy() {
     this.destroyed = true;
+    document.body.dataset.playing = "false";
     if (this.stopClock) this.stopClock();
     for (const timer of Object.values(this.timers)) clearTimeout(timer);
     for (const timer of this.sayTimers) clearTimeout(timer);
@@ -139,6 +140,10 @@ class TablePage {
   update(next) {
     if (next === this.st) return;
     this.st = next;
+    // A seated player in a match: an incoming challenge waits until it is over.
+    const game = next.game;
+    const playing = !!(game && game.you !== null && game.you !== undefined && game.table && game.table.status === "playing");
+    document.body.dataset.playing = playing ? "true" : "false";
     this.redraw();
   }
 
