@@ -76,6 +76,7 @@ async def lifespan(app: FastAPI) -> AsyncIterator[None]:
     lobby.on_ended.append(tournaments.table_ended)
     tournaments.start()
     social = await social_of(store, lobby, cluster, settings)
+    tournaments.on_start.append(social.tournament_started)
     pacer = GcPacer() if settings.gc_pacing else None
     if pacer is not None:
         pacer.start()

@@ -4,7 +4,10 @@ check a challenge's terms and make its table."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+import asyncio
+from collections.abc import Coroutine
+from dataclasses import dataclass, field
+from typing import Any
 
 from basra.server.config import Settings
 from basra.server.social.challenges import Challenges, CheckTerms, MakeTable
@@ -13,6 +16,7 @@ from basra.server.social.notify import Notifier
 from basra.server.social.presence import Presence
 from basra.server.social.push import Pusher
 from basra.server.social.relay import Hub, Relay
+from basra.store.base import TournamentRow
 from basra.store.ports import Store
 
 
@@ -25,8 +29,25 @@ class Social:
     friends: Friends
     challenges: Challenges
     pusher: Pusher | None
+    tasks: set[asyncio.Task[Any]] = field(default_factory=set)
+
+    def tournament_started(self, row: TournamentRow, players: list[str]) -> None:
+        """An event started: each of its players' bells (pushed to closed pages)."""
+        for player_id in players:
+            self._later(self.notifier.notify(
+                player_id, "tournament", {"tournament": row.id, "name": row.name},
+                push={"title": f"{row.name} has started", "body": "",
+                      "url": f"/tournament/{row.id}", "tag": row.id}))
+
+    def _later(self, work: Coroutine[Any, Any, Any]) -> None:
+        task = asyncio.create_task(work)
+        self.tasks.add(task)
+        task.add_done_callback(self.tasks.discard)
 
     async def close(self) -> None:
+        for task in list(self.tasks):
+            task.cancel()
+        await asyncio.gather(*self.tasks, return_exceptions=True)
         await self.presence.close()
         if self.pusher is not None:
             await self.pusher.close()

@@ -52,6 +52,8 @@ from basra.store.ports import TournamentStore
 log = logging.getLogger("basra.tournaments")
 
 MakeTable = Callable[[TournamentRow, PairingRow, list[EntrantRow]], Awaitable[None]]
+Started = Callable[[TournamentRow, list[str]], None]
+"""The event started: its row and the ids of its active entrants' players."""
 """Make a pairing's table (its id is the pairing's ``table_id``), seating each entrant's
 players in the pairing's order; nothing if it exists already."""
 
@@ -111,8 +113,10 @@ class Director:
 
     def __init__(self, row: TournamentRow, store: TournamentStore, audience: Audience,  # noqa: PLR0913
                  make_table: MakeTable, *, last_pairing_seconds: float = 180.0,
-                 news_seconds: float = NEWS_SECONDS) -> None:
+                 news_seconds: float = NEWS_SECONDS, on_start: Started | None = None) -> None:
         self.row = row
+        self.on_start = on_start
+        """Told the players of the active entrants when the event starts (their bells)."""
         self.store = store
         self.audience = audience
         self.make_table = make_table
@@ -260,6 +264,12 @@ class Director:
             await self._set(status="cancelled", finished_at=now)
             return False
         await self._set(status="running", started_at=now)
+        if self.on_start is not None:
+            ids = {e.id for e in active}
+            try:
+                self.on_start(self.row, [p for p, e in self.by_player.items() if e in ids])
+            except Exception:  # a listener's fault never stops the event
+                log.exception("tournament %s: its start hook failed", self.row.id)
         return True
 
     async def _set(self, **changes: Any) -> None:

@@ -29,7 +29,7 @@ from basra.server.identity.hashing import Hashing
 from basra.server.lobby.tables import Lobby, TableOptions
 from basra.server.tournaments import views
 from basra.server.tournaments.audience import Audience
-from basra.server.tournaments.director import Director, MakeTable
+from basra.server.tournaments.director import Director, MakeTable, Started
 from basra.server.tournaments.schedule import Schedule
 from basra.server.tournaments.spec import EventSpec, TournamentError, new_event
 from basra.store.base import (
@@ -105,8 +105,14 @@ class Tournaments:
         self.scheduled_at: datetime | None = None
         self.kept: dict[str, tuple[float, Any]] = {}
         """Reads answered again for a moment: the list (key ""), and events led elsewhere."""
+        self.on_start: list[Started] = []
+        """Told when an event this process directs starts (the players' bells)."""
 
     # ------------------------------------------------------------------ events
+
+    def _started(self, row: TournamentRow, players: list[str]) -> None:
+        for listener in self.on_start:
+            listener(row, players)
 
     async def create(self, player: PlayerRow, spec: EventSpec, address: str = "",
                      now: datetime | None = None) -> TournamentRow:
@@ -313,7 +319,8 @@ class Tournaments:
                 continue
             if await self.leadership.lead(row.id):
                 director = Director(row, self.store, self.audience, self.make_table,
-                                    last_pairing_seconds=self.last_pairing_seconds)
+                                    last_pairing_seconds=self.last_pairing_seconds,
+                                    on_start=self._started)
                 await director.load()
                 self.directors[row.id] = director
                 log.info("tournament %s directed here", row.id)
