@@ -289,7 +289,8 @@ def test_the_leaderboard_ranks_and_links(players: list[Player], browser: Browser
     page = p.page
     page.goto(f"{server}/leaderboard")
     page.wait_for_selector(".leaderboard-table tbody tr")
-    rows = page.eval_on_selector_all(".leaderboard-table tbody tr", """els => els.map((tr) => ({
+    settled = ".leaderboard-wrap:not(.leaderboard-provisional) .leaderboard-table tbody tr"
+    rows = page.eval_on_selector_all(settled, """els => els.map((tr) => ({
       rank: tr.querySelector('.leaderboard-rank').textContent,
       name: tr.querySelector('.leaderboard-name').textContent,
       href: tr.querySelector('.leaderboard-name').getAttribute('href'),
@@ -303,6 +304,14 @@ def test_the_leaderboard_ranks_and_links(players: list[Player], browser: Browser
     assert zeina["href"] == f"/players/{ZEINA}"
     arabic = next(r for r in rows if r["name"] == "أحمد_77")
     assert arabic["href"] == "/players/%D8%A3%D8%AD%D9%85%D8%AF_77"
+    # beneath, the provisional ones: unranked, each rating with its question mark
+    unsure = page.eval_on_selector_all(
+        ".leaderboard-provisional tbody tr", """els => els.map((tr) => [
+        tr.querySelector('.leaderboard-rank').textContent,
+        tr.querySelector('.leaderboard-rating').textContent])""")
+    assert unsure and all(rank == "–" and rating.endswith("?") for rank, rating in unsure)
+    assert page.inner_text(".leaderboard-provisional-title") == \
+        texts["leaderboard.provisional_title"]
     tab = page.locator(".variant-tabs .tab.on")
     assert tab.inner_text() == texts["variant.egyptian.name"]
     assert tab.get_attribute("aria-current") == "page"

@@ -181,6 +181,10 @@ def test_profiles_say_what_the_records_and_glicko_say(backend: Backend) -> None:
         # One game each: far from established, so nobody is on the leaderboard yet.
         board = (await http.get(f"{base}/api/leaderboard/egyptian")).json()
         assert board["variant"] == "egyptian" and board["players"] == []
+        # ... but a young site shows them beneath, provisional (issue 28)
+        unsure = board["provisional"]
+        assert len(unsure) == 2 and all(p["provisional"] and p["rank"] is None for p in unsure)
+        assert unsure[0]["rating"] >= unsure[1]["rating"]
 
         # A deleted account has no profile; its matches stay, under "deleted player".
         r = await http.request("DELETE", f"{base}/api/account", headers=ahmed.headers,
@@ -279,10 +283,15 @@ def test_the_leaderboard_lists_established_recent_accounts(backend: Backend,
         assert abs((now - timedelta(days=30) - since).total_seconds()) < 120
         assert board["players"] == [
             {"rank": 1, "username": "Leila", "nickname": "nick Leila", "rating": 1700,
-             "deviation": 60, "games": 40, "rated_at": board["players"][0]["rated_at"]},
+             "deviation": 60, "games": 40, "rated_at": board["players"][0]["rated_at"],
+             "provisional": False},
             {"rank": 2, "username": "Karim", "nickname": "nick Karim", "rating": 1650,
-             "deviation": 75, "games": 30, "rated_at": board["players"][1]["rated_at"]},
+             "deviation": 75, "games": 30, "rated_at": board["players"][1]["rated_at"],
+             "provisional": False},
         ]
+        # Yara's egyptian rating is provisional: beneath, unranked
+        assert "Yara" in [p["username"] for p in board["provisional"]]
+        assert all(p["rank"] is None for p in board["provisional"])
         leila_at = datetime.fromisoformat(board["players"][0]["rated_at"])
         assert abs((leila_at - (now - timedelta(days=1))).total_seconds()) < 1
 

@@ -159,3 +159,27 @@ def test_spectators_are_counted_and_the_live_list_shows_public_matches_only(
             await guest.close()
 
     serve(tmp_path, scenario)
+
+
+def test_a_match_with_no_person_at_it_is_not_live(tmp_path: Path) -> None:
+    """The only human left (the bot plays their seat): the match leaves the live list, and
+    comes back when they do (issue 28's newcomer saw one player in two live matches)."""
+    async def scenario(base: str, http: httpx.AsyncClient) -> None:
+        amira = await new_guest(base, http, "Amira")
+        table = await bot_table(base, http, amira, level="random")
+        await amira.connect(table)
+        await amira.until(lambda s: s["table"]["status"] == "playing")
+        await asyncio.sleep(1.1)
+        assert [m["table"] for m in (await http.get(f"{base}/api/live")).json()["matches"]] \
+            == [table]
+        await amira.close()
+        await asyncio.sleep(1.5)  # past the grace: the bot plays her seat
+        assert (await http.get(f"{base}/api/live")).json()["matches"] == []
+        await amira.connect(table)
+        await amira.until(lambda s: s["table"]["status"] == "playing")
+        await asyncio.sleep(1.1)
+        assert [m["table"] for m in (await http.get(f"{base}/api/live")).json()["matches"]] \
+            == [table]
+        await amira.close()
+
+    serve(tmp_path, scenario, bot_delay_seconds=0.5)

@@ -24,8 +24,12 @@ MOST = 100
 
 
 def listed(table: Table) -> bool:
-    """Whether a table is a live match for the list: being played, and not private."""
-    return table.status == "playing" and table.row.kind != "private"
+    """Whether a table is a live match for the list: being played, not private, and with
+    a person at it (a match whose every human left, the bot playing their seats, is not
+    live: issue 28, else one player would be seen in two live matches)."""
+    return (table.status == "playing" and table.row.kind != "private"
+            and any(seat.human and seat.connected and not seat.takeover
+                    for seat in table.seats))
 
 
 def summary(table: Table) -> dict[str, Any]:

@@ -30,7 +30,7 @@ from basra.server.http.deps import (
 )
 from basra.server.identity.accounts import rating_json
 from basra.server.wire.errors import ApiError
-from basra.store.base import HistoryRow, RatingPoint, RatingRow
+from basra.store.base import HistoryRow, LeaderRow, RatingPoint, RatingRow
 
 router = APIRouter()
 
@@ -238,8 +238,19 @@ async def leaders_of(variant: str, store: StoreDep) -> dict[str, Any]:
     since = datetime.now(UTC) - timedelta(days=LEADER_DAYS)
     rows = await store.leaderboard(variant, since, limit=LEADERS,
                                    max_deviation=LEADER_DEVIATION)
-    return {"variant": variant, "since": since.isoformat(), "players": [
-        {"rank": rank, "username": row.username, "nickname": row.nickname,
-         "rating": round(row.rating), "deviation": round(row.deviation),
-         "games": row.games, "rated_at": row.rated_at.isoformat()}
-        for rank, row in enumerate(rows, 1)]}
+    # A young site has few settled ratings: the provisional players are shown beneath,
+    # marked so, never ranked among the settled (issue 28).
+    settled = {row.player_id for row in rows}
+    unsure = [row for row in await store.leaderboard(variant, since, limit=LEADERS * 2,
+                                                     max_deviation=10_000.0)
+              if row.player_id not in settled][:LEADERS]
+
+    def entry(row: LeaderRow, rank: int | None) -> dict[str, Any]:
+        return {"rank": rank, "username": row.username, "nickname": row.nickname,
+                "rating": round(row.rating), "deviation": round(row.deviation),
+                "games": row.games, "rated_at": row.rated_at.isoformat(),
+                "provisional": rank is None}
+
+    return {"variant": variant, "since": since.isoformat(),
+            "players": [entry(row, rank) for rank, row in enumerate(rows, 1)],
+            "provisional": [entry(row, None) for row in unsure]}

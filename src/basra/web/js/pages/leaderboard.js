@@ -35,8 +35,14 @@ export function mount(container, params) {
     if (unknown) body = h("p", { class: "field-error", role: "alert" }, t("leaderboard.unknown", { name: asked }));
     else if (failed) body = h("p", { class: "field-error", role: "alert" }, t("error.generic"));
     else if (board === null) body = h("p", { class: "muted" }, spinner(), " ", t("lobby.loading"));
-    else if (!board.players.length) body = h("p", { class: "muted profile-none leaderboard-empty" }, t("leaderboard.empty"));
-    else body = table(board, name);
+    else {
+      const unsure = board.provisional || [];
+      body = [
+        board.players.length ? table(board.players, name) : h("p", { class: "muted profile-none leaderboard-empty" }, t("leaderboard.empty")),
+        unsure.length ? [h("h2", { class: "leaderboard-provisional-title" }, t("leaderboard.provisional_title")),
+          h("p", { class: "muted" }, t("leaderboard.provisional_intro")),
+          table(unsure, name, true)] : null];
+    }
     replace(container,
       h("h1", null, t("leaderboard.title")),
       h("nav", { class: "variant-tabs", "aria-label": t("leaderboard.variants") },
@@ -74,25 +80,25 @@ export function mount(container, params) {
   };
 }
 
-function table(board, variantName) {
+function table(players, variantName, provisional = false) {
   const me = myUsername();
-  return h("div", { class: "leaderboard-wrap" },
+  return h("div", { class: ["leaderboard-wrap", provisional && "leaderboard-provisional"] },
     h("table", { class: "leaderboard-table" },
-      h("caption", { class: "sr-only" }, t("leaderboard.caption", { variant: variantName })),
+      h("caption", { class: "sr-only" }, t(provisional ? "leaderboard.provisional_caption" : "leaderboard.caption", { variant: variantName })),
       h("thead", null, h("tr", null,
         h("th", { scope: "col", class: "leaderboard-rank" }, h("abbr", { title: t("leaderboard.rank_label") }, t("leaderboard.rank"))),
         h("th", { scope: "col", class: "leaderboard-who" }, t("leaderboard.player")),
         h("th", { scope: "col", class: "leaderboard-num" }, t("leaderboard.rating")),
         h("th", { scope: "col", class: "leaderboard-num" }, t("leaderboard.games")))),
-      h("tbody", null, board.players.map((p) => h("tr", {
+      h("tbody", null, players.map((p) => h("tr", {
         class: me && p.username.toLocaleLowerCase() === me ? "leaderboard-me" : null,
         dataset: { username: p.username },
       },
-        h("td", { class: "leaderboard-rank" }, num(p.rank)),
+        h("td", { class: "leaderboard-rank" }, p.rank ? num(p.rank) : "–"),
         h("th", { scope: "row", class: "leaderboard-who" },
           link(`/players/${encodeURIComponent(p.username)}`, { class: "leaderboard-name" }, h("bdi", null, p.nickname)),
           p.nickname.toLocaleLowerCase() === p.username.toLocaleLowerCase() ? null
             : h("span", { class: "leaderboard-username muted" }, h("bdi", null, p.username))),
-        h("td", { class: "leaderboard-num leaderboard-rating" }, h("bdi", { dir: "ltr" }, String(p.rating))),
+        h("td", { class: "leaderboard-num leaderboard-rating" }, h("bdi", { dir: "ltr", title: p.provisional ? t("profile.provisional") : null }, p.provisional ? `${p.rating}?` : String(p.rating))),
         h("td", { class: "leaderboard-num" }, num(p.games)))))));
 }
