@@ -474,6 +474,15 @@ def test_finish_table_and_history(url: str) -> None:
                                  [seat(0, player="p2"), seat(1, player="p3")])
         await store.create_table(table("left", status="abandoned"), [seat(0, player="p1")])
         await store.create_table(table("live", status="playing"), [seat(0, player="p1")])
+        for table_id, seats in (("old", 2), ("new", 4), ("others", 2)):  # a hand each
+            await store.add_round(table_id, 1, "server-seed", "commitment")
+            await store.start_round(table_id, 1, "client-seed")
+            for index in range(1, 4 * seats + 1):
+                await store.add_play(table_id, replace(play(1, index), seat=(index - 1) % seats))
+        # a rematch p3 never played a card in: not theirs to count (issue 28)
+        await store.create_table(table("unplayed", status="playing"),
+                                 [seat(0, player="p3"), seat(1, bot="easy")])
+        await store.finish_table("unplayed", {"winner": 0, "totals": [121, 3], "sets": []})
         await store.finish_table("old", {"winner": 1, "totals": [80, 101], "sets": []})
         await store.finish_table("others", {"winner": 0, "totals": [101, 3], "sets": []})
         await store.finish_table("new", {"winner": None, "totals": [120, 120], "sets": []})
@@ -493,7 +502,10 @@ def test_finish_table_and_history(url: str) -> None:
             0, ("Amal", "Badr"), 1, (80, 101))
         assert new.finished_at > old.finished_at
         assert [row.table_id for row in await store.history("p1", limit=1)] == ["new"]
-        assert [row.table_id for row in await store.history("p3")] == ["others"]
+        # the rematch p3 never played a card in is listed, not theirs to count
+        listed = await store.history("p3")
+        assert [(row.table_id, row.took_part) for row in listed] == [
+            ("others", True), ("unplayed", False)]
         assert await store.history("nobody") == []
         with pytest.raises(StoreError, match="no table t9"):
             await store.finish_table("t9", {})

@@ -25,7 +25,7 @@ from sqlalchemy import insert, update
 
 from basra.server.identity.guests import token_hash
 from basra.store import SqlStore, open_store
-from basra.store.base import RatedGame, SeatRow, TableRow
+from basra.store.base import PlayRow, RatedGame, SeatRow, TableRow
 from basra.store.schema import ratings as ratings_table
 from web_helpers import DESKTOP, ROOT, Player, basra_server, shot
 
@@ -91,6 +91,12 @@ async def fill(data_dir: Path) -> None:
             if rated is not None:
                 rated = RatedGame.two(rated.variant, (rated.players[0], rated.players[1]),
                                       1.0 if winner == 0 else 0.0)
+            else:  # a hand of plays of her own: the match is hers to count (issue 28)
+                await store.add_round(table_id, 1, "server-seed", "commitment")
+                await store.start_round(table_id, 1, "client-seed")
+                for index in range(1, 9):
+                    await store.add_play(table_id, PlayRow(
+                        1, index, (index - 1) % 2, "5H", (), False, at - timedelta(minutes=5)))
             with mock.patch("basra.store.sql.tables.now", lambda: at):
                 await store.finish_table(table_id, result, rated)
 

@@ -340,6 +340,9 @@ class HistoryRow:
     """The stored result as it is (rounds, basras and points per side, ...)."""
     usernames: tuple[str | None, ...] = ()
     """Per seat: the account's username (None: a guest, a bot, an empty seat)."""
+    took_part: bool = True
+    """Whether the player took part: a whole hand of plays of their own, or a rating
+    moved (else the match is not theirs to count: :mod:`basra.store.sql.history`)."""
 
 
 @dataclass(frozen=True, slots=True)

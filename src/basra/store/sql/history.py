@@ -1,5 +1,12 @@
 """The :class:`~basra.store.ports.HistoryStore` in SQL: finished matches as a player's
-history reads them."""
+history reads them.
+
+A match is a player's to count (their profile's games, wins and losses; their history's
+"Won" and "Lost") only if they took part in it (``HistoryRow.took_part``): they made at
+least :data:`TOOK_PART` plays of their own (a whole hand), or it rated them. A rematch they
+never played a card in, or a bot game they left after a play or two, the bot finishing it,
+is listed as not played (issue 28: a newcomer found such matches counted as a win and a
+loss)."""
 
 from __future__ import annotations
 
@@ -7,13 +14,26 @@ from collections.abc import Iterable, Sequence
 from datetime import datetime
 from typing import Any
 
-from sqlalchemy import func, select
+from sqlalchemy import ColumnElement, case, func, or_, select
 from sqlalchemy.engine import Connection, Row
 
 from basra.store.base import HistoryRow, PlayRecord
-from basra.store.schema import table_seats, tables
+from basra.store.schema import plays, table_seats, tables
 from basra.store.sql.engine import SqlPort
 from basra.store.sql.rows import seats_query
+
+
+TOOK_PART = 4
+"""Plays of one's own that make a match one's own (a hand of four)."""
+
+
+def took_part() -> ColumnElement[bool]:
+    """Whether the seat (``table_seats``, joined with ``tables``) took part in its match."""
+    own = (select(func.count()).select_from(plays)
+           .where(plays.c.table_id == tables.c.id, plays.c.seat == table_seats.c.seat,
+                  plays.c.by_bot.is_(False))
+           .scalar_subquery())
+    return or_(table_seats.c.rating_after.is_not(None), own >= TOOK_PART)
 
 
 class SqlHistory(SqlPort):
@@ -23,7 +43,8 @@ class SqlHistory(SqlPort):
         finished = func.coalesce(tables.c.finished_at, tables.c.created_at)
         query = (select(tables, func.min(table_seats.c.seat).label("my_seat"),
                         func.max(table_seats.c.rating_before).label("before"),
-                        func.max(table_seats.c.rating_after).label("after"))
+                        func.max(table_seats.c.rating_after).label("after"),
+                        func.max(case((took_part(), 1), else_=0)).label("took_part"))
                  .join(table_seats, table_seats.c.table_id == tables.c.id)
                  .where(table_seats.c.player_id == player_id, tables.c.status == "finished")
                  .group_by(tables.c.id)
@@ -108,4 +129,4 @@ def history_row(row: Row[Any], seats: tuple[tuple[str, ...], tuple[str | None, .
         rated=bool(row.rated) and not result.get("aborted") and row.after is not None,
         change=(None if row.after is None or row.before is None
                 else float(round(row.after) - round(row.before))),
-        result=result, usernames=usernames)
+        result=result, usernames=usernames, took_part=bool(row.took_part))

@@ -19,6 +19,6 @@ async def history(player: Player, store: StoreDep) -> dict[str, Any]:
         "players": list(r.players), "teams": r.teams, "winner": r.winner,
         "totals": list(r.totals), "finished_at": r.finished_at.isoformat(),
         "record": f"/api/tables/{r.table_id}/record", "replay": f"/replay/{r.table_id}",
-        "rated": r.rated,
+        "rated": r.rated, "took_part": r.took_part,
         "change": None if r.change is None else round(r.change),
     } for r in rows]}

@@ -116,6 +116,8 @@ class Tally:
     def of(cls, rows: Iterable[HistoryRow]) -> Tally:
         tally = cls()
         for row in rows:
+            if not row.took_part:  # not theirs to count (a rematch never played, say)
+                continue
             tally.games += 1
             outcome = won(row)
             if outcome is None:
@@ -165,7 +167,8 @@ def recent_json(row: HistoryRow, usernames: list[str | None],
         "usernames": usernames, "seat": row.seat, "teams": row.teams,
         "winner": row.winner, "totals": list(row.totals),
         "finished_at": row.finished_at.isoformat(), "rated": row.rated,
-        "change": change, "won": won(row) is True,
+        "change": change, "won": won(row) is True and row.took_part,
+        "took_part": row.took_part,
         "record": f"/api/tables/{row.table_id}/record", "replay": f"/replay/{row.table_id}",
     }
 

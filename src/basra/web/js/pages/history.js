@@ -39,7 +39,7 @@ export function mount(container) {
 /** One finished match in a history list (shared with the history page). */
 export function historyItem(m) {
   const mySide = sideOf(m.seat, m.teams);
-  const result = m.winner === null || m.winner === undefined ? "draw" : m.winner === mySide ? "won" : "lost";
+  const result = m.took_part === false ? "not_played" : m.winner === null || m.winner === undefined ? "draw" : m.winner === mySide ? "won" : "lost";
   const all = m.players.map((name, seat) => ({ name, seat, kind: String(name).startsWith("bot:") ? "bot" : "human" }));
   const names = all.map((player, seat) => (seat === m.seat ? t("seat.you") : playerName(player, all)));
   const opponents = names.filter((_, seat) => seat !== m.seat);

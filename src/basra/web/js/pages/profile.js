@@ -208,7 +208,7 @@ function recentSection(p) {
 /** One recent match: the result, the variant, the rivals (linked when they are accounts),
  * the score, the rating change of a rated match and the record. */
 export function recentItem(m) {
-  const result = m.winner === null || m.winner === undefined ? "draw" : m.won ? "won" : "lost";
+  const result = m.took_part === false ? "not_played" : m.winner === null || m.winner === undefined ? "draw" : m.won ? "won" : "lost";
   const all = m.players.map((name, seat) => ({ name, seat, kind: String(name).startsWith("bot:") ? "bot" : "human" }));
   const usernames = m.usernames || [];
   const rivals = [];
