@@ -22,7 +22,6 @@ from basra.store.schema import plays, table_seats, tables
 from basra.store.sql.engine import SqlPort
 from basra.store.sql.rows import seats_query
 
-
 TOOK_PART = 4
 """Plays of one's own that make a match one's own (a hand of four)."""
 
