@@ -329,7 +329,7 @@ table/not_owner               409  http
 table/rated_needs_account     403  http
     a rated table needs an account, to create it or take a seat
 table/seat_taken              409  http
-    that seat is not empty
+    that seat is not empty (a bot for it, or a player asking for it)
 table/started                 409  http
     the table has already started
 table/too_many_spectators     400  websocket

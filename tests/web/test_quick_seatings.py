@@ -114,3 +114,33 @@ def test_a_partner_invite_accepted_by_its_link(players: list[Player], browser: B
         {names[1], names[3]} == {f"Host {lang}", f"Mate {lang}"}
     for p in (host, partner, c, d):
         no_errors(p)
+
+
+@pytest.mark.parametrize("lang", ["en", "ar"])
+def test_an_open_table_in_the_lobby_taken_in_one_tap(players: list[Player], browser: Browser,
+                                                     server: str, lang: str) -> None:
+    host, guest = [new_player(players, browser, server, locale=LOCALES[lang], viewport=PHONE)
+                   for _ in range(2)]
+    host.sign_in(f"Opener {lang}")
+    page = host.page
+    page.click("label[for='variant-lebanese']")
+    page.select_option("#bot-seating", "4t")
+    page.check("#listed")
+    page.click("#create-private")
+    page.wait_for_url("**/table/**")
+    table = page.url.rsplit("/", 1)[-1]
+    guest.sign_in(f"Stranger {lang}")
+    row = guest.page.locator(f".open-table[data-table='{table}']")
+    row.wait_for(timeout=15000)
+    assert guest.page.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
+    row.scroll_into_view_if_needed()
+    shot(guest.page, f"open-tables-{lang}")
+    row.locator(".open-seat[data-seat='2'] button").click()
+    guest.page.wait_for_url(f"**/table/{table}")
+    for _ in range(100):
+        if guest.states and guest.state()["you"] == 2:
+            break
+        guest.page.wait_for_timeout(100)
+    assert guest.state()["you"] == 2
+    for p in (host, guest):
+        no_errors(p)

@@ -281,6 +281,8 @@ class TableRow:
     (:data:`basra.game.rules.MATCH_LENGTHS`)."""
     tournament_id: str | None = None
     """The tournament that made the table (its kind is ``tournament``), if any."""
+    listed: bool = False
+    """An open table: listed in the lobby for anyone to sit at (a private table's option)."""
 
 
 @dataclass(frozen=True, slots=True)

@@ -379,6 +379,10 @@ class SocialStore(Protocol):
     async def playing(self, player_ids: Collection[str]) -> dict[str, str]:
         """Which of these players sit at a match being played now: the table's id."""
 
+    async def open_tables(self, limit: int = 50) -> list[tuple[TableRow, tuple[SeatRow, ...]]]:
+        """The open tables waiting for players (listed in the lobby), newest first, with
+        their seats."""
+
     # finding people
     async def search_accounts(self, prefix: str, limit: int = 20) -> list[PersonRow]:
         """Accounts whose username starts with ``prefix`` (any case), by username."""

@@ -171,6 +171,8 @@ tables = Table(
     # RULES.md 6.5: the full match or the short one (0008)
     Column("length", Text, nullable=False, server_default="full"),
     Column("tournament_id", Text, nullable=True),  # the tournament that made it (0008)
+    # an open table: listed in the lobby for anyone to sit at (0009)
+    Column("listed", Boolean, nullable=False, server_default=false()),
     PrimaryKeyConstraint("id"),
     UniqueConstraint("invite_code"),
     CheckConstraint("kind IN ('bot', 'quick', 'private', 'tournament')", name="kind"),

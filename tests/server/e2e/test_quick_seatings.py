@@ -115,3 +115,39 @@ def test_a_rated_two_by_two_moves_all_four_ratings(backend: Backend) -> None:
             assert r.json()["ratings"]["lebanese"]["games"] == 1
 
     serve(backend, scenario)
+
+
+def test_an_open_table_is_listed_and_strangers_pick_their_seats(tmp_path: Any) -> None:
+    """Item 8: a table its creator lists is in the lobby's open tables (who sits where),
+    and anyone takes a free seat in one tap, the one they pick; full, it leaves the list."""
+    async def scenario(base: str, http: httpx.AsyncClient) -> None:
+        host, *others = [await new_guest(base, http, n) for n in ("Host", "Badr", "Camil", "Dana")]
+        r = await http.post(f"{base}/api/tables/private", headers=host.headers,
+                            json={"variant": "serbian", "players": 4, "teams": True,
+                                  "listed": True})
+        assert r.status_code == 201, r.text
+        table = r.json()["table"]["id"]
+        hidden = await http.post(f"{base}/api/tables/private", headers=host.headers,
+                                 json={"variant": "egyptian"})
+        assert hidden.status_code == 201
+        listed = (await http.get(f"{base}/api/tables/open")).json()["tables"]
+        assert [t["table"] for t in listed] == [table]
+        assert [s["kind"] for s in listed[0]["seats"]] == ["human", "empty", "empty", "empty"]
+        assert [s["side"] for s in listed[0]["seats"]] == [0, 1, 0, 1]
+        r = await http.post(f"{base}/api/tables/{table}/sit", headers=others[0].headers,
+                            json={"seat": 2})  # beside the host: their partner
+        assert r.status_code == 200 and r.json()["seat"] == 2, r.text
+        r = await http.post(f"{base}/api/tables/{table}/sit", headers=others[1].headers,
+                            json={"seat": 2})
+        assert r.status_code == 409 and r.json()["error"]["code"] == "table/seat_taken"
+        r = await http.post(f"{base}/api/tables/{hidden.json()['table']['id']}/sit",
+                            headers=others[1].headers, json={})
+        assert r.status_code == 404  # not listed: by its invite only
+        for guest in others[1:]:
+            r = await http.post(f"{base}/api/tables/{table}/sit", headers=guest.headers,
+                                json={})
+            assert r.status_code == 200, r.text
+        await asyncio.sleep(1.1)  # the list is answered again for a second
+        assert (await http.get(f"{base}/api/tables/open")).json()["tables"] == []
+
+    serve(tmp_path, scenario)

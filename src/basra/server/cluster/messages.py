@@ -109,6 +109,8 @@ class JoinCall:
     nickname: str
     account: bool
     username: str | None
+    seat: int | None = None
+    """The free seat asked for (None: the first)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -184,7 +186,8 @@ def op_json(op: CallOp) -> dict[str, Any]:
     match op:
         case JoinCall():
             return {"op": op.name, "table": op.table, "player": op.player,
-                    "nickname": op.nickname, "account": op.account, "username": op.username}
+                    "nickname": op.nickname, "account": op.account, "username": op.username,
+                    "seat": op.seat}
         case FillBotCall():
             return {"op": op.name, "table": op.table, "seat": op.seat, "level": op.level,
                     "player": op.player}
@@ -312,7 +315,8 @@ def _op(f: _Fields) -> CallOp:
     op = f.text("op")
     if op == JoinCall.name:
         return JoinCall(f.text("table"), f.text("player"), f.text("nickname"),
-                        f.flag("account"), f.text_or_none("username"))
+                        f.flag("account"), f.text_or_none("username"),
+                        f.number_or_none("seat"))
     if op == FillBotCall.name:
         return FillBotCall(f.text("table"), f.number_or_none("seat"), f.text("level"),
                            f.text("player"))

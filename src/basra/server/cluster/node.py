@@ -360,7 +360,7 @@ class Cluster:
         match op:
             case JoinCall():
                 await table.inbox.put(Join(op.player, op.nickname, future, op.account,
-                                           op.username))
+                                           op.username, op.seat))
             case FillBotCall():
                 await table.inbox.put(FillBot(op.seat, op.level, op.player, future))
             case _:

@@ -43,9 +43,9 @@ class NodeTable:
     owner: str
     table_id: str
 
-    async def join(self, player: PlayerRow) -> int:
+    async def join(self, player: PlayerRow, seat: int | None = None) -> int:
         return await self._call(JoinCall(self.table_id, player.id, player.nickname,
-                                         player.account, player.username))
+                                         player.account, player.username, seat))
 
     async def fill_bot(self, seat: int | None, level: str, player_id: str) -> int:
         return await self._call(FillBotCall(self.table_id, seat, level, player_id))

@@ -33,9 +33,10 @@ class RemoteTable(Protocol):
     @property
     def table_id(self) -> str: ...
 
-    async def join(self, player: PlayerRow) -> int:
-        """Seat the player (a :class:`~basra.server.table.seats.SeatError` as the table
-        refused it); their seat number."""
+    async def join(self, player: PlayerRow, seat: int | None = None) -> int:
+        """Seat the player (in ``seat``, or the first free; a
+        :class:`~basra.server.table.seats.SeatError` as the table refused it); their seat
+        number."""
 
     async def fill_bot(self, seat: int | None, level: str, player_id: str) -> int:
         """A bot of ``level`` in an empty seat; its number."""

@@ -59,6 +59,8 @@ class TableOptions:
     marks rated; a quick match of accounts)."""
     length: str = "full"
     """The match's length: the variant's own, or ``short`` (RULES.md 6.5)."""
+    listed: bool = False
+    """A private table listed in the lobby for anyone to sit at (an open table)."""
 
 
 class Lobby:
@@ -278,7 +280,8 @@ class Lobby:
             invite_code=new_invite_code() if kind == "private" else None,
             owner_id=owner.id if owner else None, rematch_of=rematch_of,
             rated=options.rated and kind != "bot",
-            length=options.length, tournament_id=tournament_id)
+            length=options.length, tournament_id=tournament_id,
+            listed=options.listed and kind == "private")
         table = await Table.create(row, seats, self.table_store, self._table_settings(row),
                                    self._rematch_of(row), on_absent=self._absent,
                                    bots=self.bots, standing=StoredStanding(self.store),
@@ -344,9 +347,22 @@ class Lobby:
         code = invite_code.strip().upper()
         valid = code.isascii() and code.isalnum()  # nothing else is ever a code
         row = await self.table_store.table_by_code(code) if valid else None
-        missing = LobbyError("no open table has that invite code", "table/not_found")
         if row is None:
-            raise missing
+            raise LobbyError("no open table has that invite code", "table/not_found")
+        return await self._sit(player, row, None)
+
+    async def sit(self, player: PlayerRow, table_id: str,
+                  seat: int | None = None) -> tuple[Table, int]:
+        """Take a seat (the one asked for, or the first free) at an open table, one listed
+        in the lobby: no invite needed."""
+        row = await self.table_store.table(table_id) if len(table_id) <= 64 else None
+        if row is None or not row.listed:
+            raise LobbyError("no open table of that id", "table/not_found")
+        return await self._sit(player, row, seat)
+
+    async def _sit(self, player: PlayerRow, row: TableRow,
+                   seat: int | None) -> tuple[Table, int]:
+        missing = LobbyError("no open table has that invite code", "table/not_found")
         if row.rated and not player.account:
             raise LobbyError("this table is rated: sign in to an account to take a seat",
                              "table/rated_needs_account")
@@ -354,10 +370,10 @@ class Lobby:
         if table is None:
             raise missing
         if not isinstance(table, Table):  # another process runs it
-            return await self.any_table(row.id), await table.join(player)
+            return await self.any_table(row.id), await table.join(player, seat)
         future: asyncio.Future[int] = asyncio.get_running_loop().create_future()
         await table.inbox.put(Join(player.id, player.nickname, future, player.account,
-                                   player.username))
+                                   player.username, seat))
         return table, await asyncio.wait_for(future, 10)  # a SeatError as it is
 
     async def fill_bot(self, player: PlayerRow, table_id: str, seat: int | None,

@@ -75,6 +75,8 @@ class Join:
     future: asyncio.Future[int]
     account: bool = False
     username: str | None = None
+    seat: int | None = None
+    """The free seat asked for (None: the first)."""
 
 
 @dataclass(frozen=True, slots=True)

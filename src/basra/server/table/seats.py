@@ -200,10 +200,17 @@ class Seats:
         return [c for s in self.seats for c in s.connections]
 
     def join(self, status: TableStatus, command: Join) -> int:
-        """Seat a player in the first empty seat of a waiting table; its number."""
+        """Seat a player in the seat asked for, or the first empty one, of a waiting
+        table; its number."""
         if status != "waiting":
             raise SeatError("this table has already started", "table/started")
-        seat = next((s for s in self.seats if s.empty), None)
+        if command.seat is not None:
+            seat = next((s for s in self.seats if s.number == command.seat), None)
+            if seat is None or not seat.empty:
+                raise SeatError("that seat is not free: choose another",
+                                "table/seat_taken")
+        else:
+            seat = next((s for s in self.seats if s.empty), None)
         if seat is None:
             raise SeatError("every seat at this table is taken", "table/full")
         seat.player_id = command.player_id

@@ -58,6 +58,7 @@ def table_values(table: TableRow) -> dict[str, Any]:
         "finished_at": aware(table.finished_at, "finished_at"),
         "result": table.result, "rematch_of": table.rematch_of, "rated": table.rated,
         "length": table.length, "tournament_id": table.tournament_id,
+        "listed": table.listed,
     }
 
 
@@ -115,7 +116,8 @@ def table_row(row: Row[Any]) -> TableRow:
         clock_seconds=row.clock_seconds, bot_level=row.bot_level, status=row.status,
         created_at=row.created_at, invite_code=row.invite_code, owner_id=row.owner_id,
         finished_at=row.finished_at, result=row.result, rematch_of=row.rematch_of,
-        rated=row.rated, length=row.length, tournament_id=row.tournament_id)
+        rated=row.rated, length=row.length, tournament_id=row.tournament_id,
+        listed=bool(row.listed))
 
 
 def tournament_row(row: Row[Any]) -> TournamentRow:

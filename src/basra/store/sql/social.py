@@ -29,6 +29,8 @@ from basra.store.base import (
     NotificationRow,
     PersonRow,
     PushRow,
+    SeatRow,
+    TableRow,
     aware,
 )
 from basra.store.schema import (
@@ -43,6 +45,7 @@ from basra.store.schema import (
     tables,
 )
 from basra.store.sql.engine import SqlPort, now
+from basra.store.sql.rows import seat_row, seats_query, table_row
 
 NOTIFICATIONS_KEPT = 100
 """A player's newest notifications kept; older ones go."""
@@ -301,6 +304,21 @@ class SqlSocial(SqlPort):
                  .where(table_seats.c.player_id.in_(ids), tables.c.status == "playing")
                  .order_by(tables.c.created_at))
         return {row.player_id: row.id for row in await self.sql.rows(query)}
+
+    async def open_tables(self, limit: int = 50) -> list[tuple[TableRow, tuple[SeatRow, ...]]]:
+        """The open tables waiting for players (listed in the lobby), newest first, with
+        their seats."""
+        query = (select(tables).where(tables.c.status == "waiting", tables.c.listed.is_(True))
+                 .order_by(tables.c.created_at.desc(), tables.c.id).limit(limit))
+
+        def read(connection: Connection) -> list[tuple[TableRow, tuple[SeatRow, ...]]]:
+            rows = connection.execute(query).all()
+            seats: dict[str, list[SeatRow]] = {}
+            for seat in connection.execute(seats_query(row.id for row in rows)).all():
+                seats.setdefault(seat.table_id, []).append(seat_row(seat))
+            return [(table_row(row), tuple(seats.get(row.id, []))) for row in rows]
+
+        return await self.sql.reading(read)
 
     # ------------------------------------------------------------------ finding people
 

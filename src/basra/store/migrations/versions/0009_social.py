@@ -1,6 +1,7 @@
 """Friends and challenges (issue 28): who follows and who blocks whom, who may challenge a
 player, challenges between players, the notifications the bell shows, and Web Push
-subscriptions.
+subscriptions; a table gains ``listed`` (an open table, listed in the lobby for anyone to
+sit at; every table there was is not).
 
 Revision ID: 0009
 Revises: 0008
@@ -33,6 +34,8 @@ def json_column(name: str) -> sa.Column[object]:
 
 
 def upgrade() -> None:
+    op.add_column("tables", sa.Column("listed", sa.Boolean(), nullable=False,
+                                      server_default=sa.false()))
     op.create_table(
         "follows", player("follower_id"), player("followee_id"), timestamp("created_at"),
         sa.PrimaryKeyConstraint("follower_id", "followee_id", name=op.f("pk_follows")))
@@ -79,3 +82,6 @@ def downgrade() -> None:
     for name in ("push_subscriptions", "notifications", "game_challenges",
                  "player_settings", "blocks", "follows"):
         op.drop_table(name)
+    # SQLite drops a column in place (3.35 and later): no batch rebuild of ``tables``,
+    # whose implicit delete would cascade to every seat, round and play (see 0008).
+    op.execute("ALTER TABLE tables DROP COLUMN listed")

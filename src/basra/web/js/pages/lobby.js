@@ -16,6 +16,7 @@ import { botLevels, defaultVariant, limits, seatingKey, variantNames, variantOf 
 import { loadPrefs, savePrefs } from "../lib/prefs.js";
 import { QuickMatch, takeRequeued } from "./quick.js";
 import { PrivateTable } from "./private.js";
+import { OpenTables } from "./open_tables.js";
 import { announce, errorText, link, navigate, toast, spinner } from "../lib/ui.js";
 
 /** The bot level offered first, when the player has not chosen one. */
@@ -48,6 +49,7 @@ class Lobby {
     this.destroyed = false;
     this.parts = {};
     this.privateTable = new PrivateTable(this);
+    this.openTables = new OpenTables(this);
   }
 
   async start() {
@@ -63,6 +65,7 @@ class Lobby {
       announce(t(`lobby.quick.${notice}`, { name: requeued.partnerName || "" }));
     }
     this.build();
+    this.openTables.start();
     if (this.params.notFound) toast(t("lobby.not_found"), "info");
     this.loadHistory();
   }
@@ -72,7 +75,7 @@ class Lobby {
     this.checked = true;
   }
 
-  destroy() { this.destroyed = true; this.quick.stop(); }
+  destroy() { this.destroyed = true; this.quick.stop(); this.openTables.stop(); }
 
   prefs() { savePrefs({ variant: this.variant, level: this.level, seating: this.seating }); }
 
@@ -99,6 +102,7 @@ class Lobby {
     p.options = h("div", { class: "options-body" });
     p.private = h("div", { class: "private-body" });
     p.recent = h("section", { class: "card-box recent", "aria-labelledby": "recent-title" });
+    p.open = h("section", { class: "card-box open-box", "aria-labelledby": "open-title" });
     replace(c,
       this.hero(),
       h("section", { class: "card-box start", "aria-labelledby": "start-title" },
@@ -112,11 +116,13 @@ class Lobby {
         h("div", { class: "lobby-col" },
           h("section", { class: "card-box private", "aria-labelledby": "private-title" },
             h("h2", { id: "private-title" }, t("lobby.private.title")), p.private),
+          p.open,
           p.recent)));
     this.renderButtons();
     this.renderName();
     this.renderOptions();
     this.privateTable.redraw();
+    this.openTables.redraw();
     this.renderRecent();
   }
 

@@ -15,6 +15,7 @@ export class PrivateTable {
   constructor(lobby) {
     this.lobby = lobby;
     this.rated = false;
+    this.listed = false;
     this.joinError = "";
     this.joinCodeDraft = "";
   }
@@ -34,6 +35,7 @@ export class PrivateTable {
       h("div", { class: "rated-option" },
         h("label", { class: "inline-field" }, h("input", { type: "checkbox", id: "rated", checked: this.rated && !why, disabled: !!why, "aria-describedby": "rated-hint", on: { change: (e) => { this.rated = e.target.checked; } } }), h("span", null, t("rated.private"))),
         h("p", { id: "rated-hint", class: "hint", dataset: { why } }, why === "account" ? [t("rated.needs_account"), " ", link("/account", null, t("rated.create_account"))] : t(why ? "rated.two_players" : "rated.private_hint"))),
+      h("label", { class: "inline-field listed-option" }, h("input", { type: "checkbox", id: "listed", checked: this.listed, on: { change: (e) => { this.listed = e.target.checked; } } }), h("span", null, t("lobby.open.list_it"))),
       h("button", { type: "button", class: "btn big", id: "create-private", disabled: !!lobby.busy, on: { click: () => this.create() } },
         lobby.busy === "private" ? spinner() : null, t("lobby.private.create")),
       h("form", { class: "join-option", on: { submit: (e) => { e.preventDefault(); this.joinCode(code.value); } } },
@@ -52,7 +54,7 @@ export class PrivateTable {
     const lobby = this.lobby;
     const rated = this.rated && !this.ratedBlocked() ? { rated: true } : {};
     return lobby.act("private", async () => {
-      const answer = await api.createPrivate(lobby.tableOptions({ bot_level: lobby.level, ...rated }));
+      const answer = await api.createPrivate(lobby.tableOptions({ bot_level: lobby.level, ...rated, listed: this.listed }));
       lobby.open(answer.table.id);
     });
   }
