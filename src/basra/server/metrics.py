@@ -89,6 +89,14 @@ PAIRING_WAVE = Histogram(
     "(an arena's wave) or of a Swiss round: choosing the pairs and building their rows, "
     "up to the store's write; not the write, nor the tables made after.",
     ["format"], buckets=FAST, registry=REGISTRY)
+PRESENCE_FANOUT = Counter(
+    "basra_presence_fanout_seconds",
+    "CPU time (the event loop's thread) of presence's fan-out here: a page's follows kept "
+    "for it when its player's first page opens or last one goes, and each coming or going "
+    "handed to the followers' pages here (looked up, encoded, queued).",
+    registry=REGISTRY)
+PRESENCE_TOLD = Counter("basra_presence_told", "Presence messages queued to pages here.",
+                        registry=REGISTRY)
 LEASE_EVENTS = ("acquired", "renewed_late", "lost", "adopted")
 """What may happen to a table's lease (cluster mode): this node took a table's lease,
 renewed it later than it should, lost it, or adopted a table whose node died."""
@@ -136,6 +144,12 @@ def bot_chose(level: str, seconds: float) -> None:
 
 def paired(fmt: str, cpu_seconds: float) -> None:
     PAIRING_WAVE.labels(format=fmt).observe(cpu_seconds)
+
+
+def presence_fanned(cpu_seconds: float, told: int = 0) -> None:
+    PRESENCE_FANOUT.inc(cpu_seconds)
+    if told:
+        PRESENCE_TOLD.inc(told)
 
 
 def lease_moved(event: str) -> None:

@@ -14,8 +14,12 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+import time
 from typing import Any
 
+import orjson
+
+from basra.server import metrics
 from basra.server.social.relay import Hub, Relay
 from basra.server.table.outbox import Outbox
 from basra.store.base import PlayerRow
@@ -58,9 +62,11 @@ class Presence:
         followed = {p.player_id for p in await self.store.following(player.id)}
         if not self.hub.here(player.id):  # closed meanwhile
             return
+        started = time.thread_time()
         self.follows[player.id] = followed
         for followee in followed:
             self.watchers.setdefault(followee, set()).add(player.id)
+        metrics.presence_fanned(time.thread_time() - started)
         if await self.relay.mark(player.id, True):
             await self.relay.publish({"k": "presence", "p": player.id, "on": True,
                                       "u": player.username, "n": player.nickname})
@@ -77,12 +83,14 @@ class Presence:
         self.leaving.pop(player.id, None)
         if self.hub.here(player.id):
             return
+        started = time.thread_time()
         for followee in self.follows.pop(player.id, set()):
             held = self.watchers.get(followee)
             if held is not None:
                 held.discard(player.id)
                 if not held:
                     del self.watchers[followee]
+        metrics.presence_fanned(time.thread_time() - started)
         try:
             if await self.relay.mark(player.id, False):
                 await self.relay.publish({"k": "presence", "p": player.id, "on": False,
@@ -126,11 +134,17 @@ class Presence:
         if kind == "tell":
             self.hub.send(message["p"], message["x"])
         elif kind == "presence":
+            started = time.thread_time()
             watchers = self.watchers.get(message["p"])
             if not watchers:
+                metrics.presence_fanned(time.thread_time() - started)
                 return
-            said = {"type": "presence", "player": {"name": message.get("n"),
-                                                   "username": message.get("u")},
-                    "online": bool(message.get("on"))}
+            said = orjson.dumps(
+                {"type": "presence", "player": {"name": message.get("n"),
+                                                "username": message.get("u")},
+                 "online": bool(message.get("on"))}).decode()
+            told = 0
             for watcher in list(watchers):
-                self.told += self.hub.send(watcher, said)
+                told += self.hub.send(watcher, said)
+            self.told += told
+            metrics.presence_fanned(time.thread_time() - started, told)
