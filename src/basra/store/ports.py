@@ -316,7 +316,10 @@ class SocialStore(Protocol):
     async def followers(self, player_id: str, limit: int = 500) -> list[PersonRow]: ...
 
     async def follower_ids(self, player_id: str) -> list[str]:
-        """Who follows the player (for presence's fan-out)."""
+        """Who follows the player."""
+
+    async def following_ids(self, player_id: str) -> list[str]:
+        """Whom the player follows (presence keeps it while their pages are open)."""
 
     async def follows(self, follower: str, followee: str) -> bool: ...
 
@@ -363,6 +366,9 @@ class SocialStore(Protocol):
 
     async def notifications(self, player_id: str, limit: int = 50) -> list[NotificationRow]:
         """The newest first."""
+
+    async def unread_count(self, player_id: str) -> int:
+        """How many of the player's notifications are unread."""
 
     async def read_notifications(self, player_id: str, now: datetime,
                                  ids: Collection[str] | None = None) -> int:

@@ -36,9 +36,11 @@ class Notifier:
         """Keep and send a notification; ``push`` (``title``, ``body``, ``url``) is what a
         closed browser shows."""
         row = NotificationRow(new_id(), player_id, kind, body, datetime.now(UTC))
-        await self.store.add_notification(row)
+        # The open pages first (what the player waits for), then the bell's copy: what it
+        # tells is stored already (a challenge, a table, an event).
         await self.presence.tell(player_id, {"type": "notification",
                                              "notification": notification_json(row)})
+        await self.store.add_notification(row)
         if self.pusher is not None and push is not None:
             online = await self.presence.online([player_id])
             if player_id not in online:

@@ -59,7 +59,7 @@ class Presence:
             return
         if not first:
             return
-        followed = {p.player_id for p in await self.store.following(player.id)}
+        followed = set(await self.store.following_ids(player.id))
         if not self.hub.here(player.id):  # closed meanwhile
             return
         started = time.thread_time()

@@ -14,7 +14,7 @@ from collections.abc import Collection
 from datetime import datetime
 from typing import Any
 
-from sqlalchemy import and_, delete, func, or_, select, update
+from sqlalchemy import and_, bindparam, delete, func, or_, select, update
 from sqlalchemy.dialects.postgresql import insert as pg_insert
 from sqlalchemy.dialects.sqlite import insert as sqlite_insert
 from sqlalchemy.engine import Connection, Row
@@ -49,6 +49,13 @@ from basra.store.sql.rows import seat_row, seats_query, table_row
 
 NOTIFICATIONS_KEPT = 100
 """A player's newest notifications kept; older ones go."""
+
+# What a signed-in page's socket reads as it opens (point reads on the primary key's and an
+# index's first column, run in the loop like a session's: issue 28's churn of pages).
+FOLLOWING_IDS = select(follows.c.followee_id).where(
+    follows.c.follower_id == bindparam("player"))
+UNREAD = select(func.count()).select_from(notifications).where(
+    notifications.c.player_id == bindparam("player"), notifications.c.read_at.is_(None))
 
 
 def insert_new(connection: Connection, table: Table, **values: Any) -> bool:
@@ -105,6 +112,10 @@ class SqlSocial(SqlPort):
     async def follower_ids(self, player_id: str) -> list[str]:
         rows = await self.sql.rows(select(follows.c.follower_id).where(
             follows.c.followee_id == player_id))
+        return [row[0] for row in rows]
+
+    async def following_ids(self, player_id: str) -> list[str]:
+        rows = await self.sql.rows(FOLLOWING_IDS, {"player": player_id}, in_loop=True)
         return [row[0] for row in rows]
 
     async def follows(self, follower: str, followee: str) -> bool:
@@ -257,6 +268,10 @@ class SqlSocial(SqlPort):
                  .limit(limit))
         return [NotificationRow(row.id, row.player_id, row.kind, row.body, row.created_at,
                                 row.read_at) for row in await self.sql.rows(query)]
+
+    async def unread_count(self, player_id: str) -> int:
+        rows = await self.sql.rows(UNREAD, {"player": player_id}, in_loop=True)
+        return int(rows[0][0]) if rows else 0
 
     async def read_notifications(self, player_id: str, now: datetime,
                                  ids: Collection[str] | None = None) -> int:

@@ -218,8 +218,7 @@ async def _serve(websocket: WebSocket, player: Any) -> None:
     social = get_social(websocket)
     outbox = Outbox(websocket, limit=settings.send_queue_limit,
                     stall_seconds=settings.stall_seconds)
-    unread = sum(1 for r in await get_store(websocket).notifications(player.id)
-                 if r.read_at is None)
+    unread = await get_store(websocket).unread_count(player.id)
     outbox.put(f'{{"type":"hello","unread":{unread}}}')
     await social.presence.attach(player, outbox)
     writer = asyncio.create_task(outbox.run())
