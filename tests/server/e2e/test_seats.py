@@ -9,7 +9,16 @@ from pathlib import Path
 
 import httpx
 
-from server_harness import Guest, bot_table, new_guest, next_message, serve
+from server.e2e.test_watching import refusal
+from server_harness import (
+    Guest,
+    bot_table,
+    join,
+    new_guest,
+    next_message,
+    private_table,
+    serve,
+)
 
 
 def test_the_invite_link_goes_only_to_the_seated(tmp_path: Path) -> None:
@@ -51,5 +60,39 @@ def test_a_seat_holds_a_few_sockets_and_repeats_change_nothing(tmp_path: Path) -
                             content='{"invite_code": "\\ud800"}')
         assert r.status_code in (404, 422), r.text
         assert r.json()["error"]["code"] in ("table/not_found", "request/invalid")
+
+    serve(tmp_path, scenario)
+
+
+def test_the_waiting_room_move_to_a_free_seat_and_the_creator_cancels(tmp_path: Path) -> None:
+    """Issue 28's newcomer: a player picks a free seat in the waiting room (beside the
+    partner they want), and the creator may give the table up; everyone is told."""
+    async def scenario(base: str, http: httpx.AsyncClient) -> None:
+        host = await new_guest(base, http, "Host")
+        guest = await new_guest(base, http, "Badr")
+        table, code = await private_table(base, http, host, variant="serbian", players=4,
+                                          teams=True)
+        assert await join(base, http, guest, code) == 1
+        for g in (host, guest):
+            await g.connect(table)
+        try:
+            await guest.until(lambda s: s["table"]["players"][1]["name"] == "Badr")
+            await guest.send({"type": "move", "seat": 2})  # the host's partner
+            state = await host.until(lambda s: s["table"]["players"][2]["name"] == "Badr")
+            assert state["table"]["players"][1]["kind"] == "empty"
+            mine = await guest.until(lambda s: s["you"] == 2)
+            assert mine["table"]["players"][2]["name"] == "Badr"
+            await guest.send({"type": "move", "seat": 0})  # the host's
+            assert await refusal(guest) == "table/seat_taken"
+            await guest.send({"type": "cancel"})  # not the creator
+            assert await refusal(guest) == "table/not_owner"
+            info = (await http.get(f"{base}/api/tables/{table}")).json()["table"]
+            assert [p["name"] for p in info["players"]][:3] == ["Host", "", "Badr"]
+            await host.send({"type": "cancel"})
+            gone = await guest.until(lambda s: s["table"]["status"] == "abandoned")
+            assert gone["table"]["status"] == "abandoned"
+        finally:
+            for g in (host, guest):
+                await g.close()
 
     serve(tmp_path, scenario)

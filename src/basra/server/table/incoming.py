@@ -13,9 +13,10 @@ from basra.bots.base import Bot
 from basra.game.cards import NAMES, names_of
 from basra.server.table.commands import Connection
 from basra.server.table.flow import TableFlow
-from basra.server.table.seats import Seat
+from basra.server.table.seats import Seat, SeatError
 from basra.server.wire.client_messages import (
     ClientMessage,
+    MoveMessage,
     PlayMessage,
     ProtocolError,
     SayMessage,
@@ -45,6 +46,8 @@ class Answers:
             await self._part(seat, message)
         elif isinstance(message, SayMessage):
             self._say(seat, message)
+        elif isinstance(message, MoveMessage):
+            await self._move(seat, message.seat)
         elif message.type == "ping":
             flow.audience.send(conn, Pong(flow.version))
         elif message.type == "sync":  # a client that could not apply a played message
@@ -52,6 +55,8 @@ class Answers:
                                else flow.spectators_state())
         elif message.type == "ready":
             await self._ready(seat)
+        elif message.type == "cancel":
+            await self._cancel(seat)
         elif message.type == "resign":
             if seat is None:
                 raise ProtocolError("spectators cannot resign", "resign/not_seated")
@@ -68,6 +73,31 @@ class Answers:
         if not await flow.maybe_start():
             flow.version += 1
             flow.broadcast()  # everyone sees who is still reading the summary
+
+    async def _move(self, seat: Seat | None, number: int) -> None:
+        """A seated player takes another, free, seat while the table waits (beside the
+        partner they want, say)."""
+        flow = self.flow
+        if seat is None or flow.status != "waiting":
+            raise SeatError("only a seated player moves, while the table waits",
+                            "table/started")
+        if number == seat.number:
+            return
+        moved = flow.seats.move(seat, number)
+        for changed in (seat, moved):
+            await flow.store.set_seat(flow.row.id, changed.row())
+        flow.driver.rename(flow.seats.names())
+        flow.version += 1
+        flow.broadcast()
+
+    async def _cancel(self, seat: Seat | None) -> None:
+        """The table's creator gives the waiting table up: everyone is told."""
+        flow = self.flow
+        if seat is None or seat.player_id is None or seat.player_id != flow.row.owner_id:
+            raise SeatError("only the table's creator may cancel it", "table/not_owner")
+        if flow.status != "waiting":
+            raise SeatError("this table has already started", "table/started")
+        await flow.abandon()
 
     def _say(self, seat: Seat | None, message: SayMessage) -> None:
         """A quick phrase or reaction, to everyone at the table (seats and spectators);

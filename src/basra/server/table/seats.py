@@ -180,6 +180,21 @@ class Seats:
 
     # ------------------------------------------------------------------ who sits where
 
+    def move(self, seat: Seat, number: int) -> Seat:
+        """The waiting room: ``seat``'s player moves to the empty seat ``number`` (their
+        connections, name and arrival with them); the new seat."""
+        target = next((s for s in self.seats if s.number == number), None)
+        if target is None or not target.empty:
+            raise SeatError("that seat is not free: choose another", "table/seat_taken")
+        for name in ("player_id", "nickname", "account", "username", "dropped_at",
+                     "arrived", "rating"):
+            setattr(target, name, getattr(seat, name))
+        target.connections, seat.connections = seat.connections, set()
+        seat.player_id = seat.nickname = seat.username = seat.rating = None
+        seat.dropped_at = None
+        seat.account = seat.arrived = False
+        return target
+
     def of_connection(self, conn: Connection) -> Seat | None:
         return next((s for s in self.seats if conn in s.connections), None)
 

@@ -70,10 +70,17 @@ class SimpleMessage:
     """A message with no fields but its type."""
 
     type: str
-    """``ready``, ``rematch``, ``ping``, ``sync``, ``resign`` or ``hint``."""
+    """``ready``, ``rematch``, ``ping``, ``sync``, ``resign``, ``hint`` or ``cancel``."""
 
 
-ClientMessage = PlayMessage | SeedMessage | SayMessage | SimpleMessage
+@dataclass(frozen=True, slots=True)
+class MoveMessage:
+    """``move``: a seated player moves to a free seat of the waiting room."""
+
+    seat: int
+
+
+ClientMessage = PlayMessage | SeedMessage | SayMessage | SimpleMessage | MoveMessage
 
 
 def _int(data: dict[str, Any], name: str) -> int:
@@ -131,6 +138,13 @@ def _simple(data: dict[str, Any]) -> SimpleMessage:
     return SimpleMessage(str(data["type"]))
 
 
+def _move(data: dict[str, Any]) -> MoveMessage:
+    seat = _int(data, "seat")
+    if not 0 <= seat <= 3:
+        raise ProtocolError("'seat' is 0 to 3", "protocol/bad_message")
+    return MoveMessage(seat)
+
+
 PARSERS: dict[str, Callable[[dict[str, Any]], ClientMessage]] = {
     "play": _play,
     "seed": _seed,
@@ -140,6 +154,8 @@ PARSERS: dict[str, Callable[[dict[str, Any]], ClientMessage]] = {
     "sync": _simple,
     "resign": _simple,
     "hint": _simple,
+    "cancel": _simple,
+    "move": _move,
     "say": _say,
     "react": _react,
 }
@@ -184,7 +200,7 @@ def parse_client_message(raw: str | bytes) -> ClientMessage:
     parser = PARSERS.get(kind) if isinstance(kind, str) else None  # a list: unhashable
     if parser is None:
         raise ProtocolError(f"unknown message type {str(kind)[:40]!r} (play, seed, ready, "
-                            "rematch, ping, sync, resign, hint, say, react)",
+                            "rematch, ping, sync, resign, hint, cancel, move, say, react)",
                             "protocol/unknown_type")
     return parser(data)
 

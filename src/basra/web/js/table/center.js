@@ -58,10 +58,14 @@ function waitingRoom(st) {
   const seats = tb.players.map((p) => {
     const filled = p.kind !== "empty";
     const name = filled ? (p.seat === st.seat ? t("seat.you_named", { name: playerName(p, tb.players) }) : playerName(p, tb.players)) : t("seat.empty");
+    // In teams, who partners whom (seats 0 and 2 against 1 and 3); a free seat can be taken.
+    const side = tb.teams ? h("span", { class: "wait-seat-side muted" }, t(p.seat % 2 === 0 ? "lobby.open.side_a" : "lobby.open.side_b")) : null;
     return h("li", { class: ["wait-seat", filled ? "filled" : "open"], dataset: { key: `wait-${p.seat}` } },
       h("div", { class: "wait-seat-who" },
         h("span", { class: "wait-seat-no" }, t("seat.number", { n: num(p.seat + 1) })),
-        h("span", { class: "wait-seat-name" }, name)),
+        side,
+        h("span", { class: "wait-seat-name" }, name),
+        !filled && st.seat !== null ? h("button", { class: "btn small ghost", type: "button", dataset: { action: "move-seat", seat: String(p.seat) }, "aria-label": t("wait.move_label", { n: num(p.seat + 1) }) }, t("wait.move")) : null),
       !filled && owner ? h("div", { class: "wait-seat-add" },
         h("select", { class: "level-select", "aria-label": t("lobby.bot.level") },
           levels.map((l) => h("option", { value: l, selected: l === first }, t(`bot.level.${l}`)))),
@@ -79,6 +83,7 @@ function waitingRoom(st) {
     h("p", { class: "hint" }, t("wait.code", { code })));
   }
   parts.push(h("ul", { class: "wait-seats" }, seats));
+  if (owner) parts.push(h("button", { class: "btn ghost danger-text", type: "button", dataset: { action: "cancel-table" } }, t("wait.cancel")));
   return card("waiting-room", null, parts);
 }
 

@@ -11,7 +11,7 @@ import { onKeydown } from "./keyboard.js";
 import { useText } from "./seeding.js";
 import { shareInvite } from "./center.js";
 import { hidePhrases, muteSeat, outside, say, toggleSay } from "./phrases.js";
-import { askHint, resign } from "./tools.js";
+import { askHint, cancelTable, resign } from "./tools.js";
 import { activate, cancelChoice, chooseOption, floorClick } from "./playing.js";
 
 function actionOf(event) {
@@ -55,6 +55,8 @@ function click(page, event) {
     case "hint": askHint(page); break;
     case "dismiss-away": page.dismissAway(); break;
     case "add-bot": addBot(page, target); break;
+    case "move-seat": page.send({ type: "move", seat: Number(d.seat) }); break;
+    case "cancel-table": cancelTable(page); break;
     case "copy-invite": copyInvite(page); break;
     case "share-invite": shareInvite(page.st); break;
     case "reconnect": if (page.socket) page.socket.reconnectNow(); break;

@@ -17,6 +17,12 @@ export async function resign(page) {
   if (ok && inMatch(page.st)) page.send({ type: "resign" });
 }
 
+/** The waiting room: the creator gives the table up (asked first). */
+export async function cancelTable(page) {
+  const ok = await confirmDialog({ title: t("wait.cancel_title"), text: t("wait.cancel_text"), yes: t("wait.cancel"), no: t("resign.no"), danger: true });
+  if (ok) page.send({ type: "cancel" });
+}
+
 /** Ask for a hint, once a turn. */
 export function askHint(page) {
   const st = page.st;
