@@ -167,6 +167,8 @@ partner/not_found             404  http
     no such partner invite
 partner/not_teams             400  http
     a partner invite is for a seating of two teams
+partner/not_yours             403  http
+    only a partner invite's host sends it to a player
 partner/self                  409  http
     a player cannot accept their own partner invite
 passkey/expired               400  http

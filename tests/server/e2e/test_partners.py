@@ -12,6 +12,8 @@ from typing import Any
 import httpx
 
 from server.e2e.test_quick_seatings import quick_table
+from server.e2e.test_rated_play import account
+from server.social_kit import Page
 from server_harness import Guest, new_guest, serve
 
 
@@ -148,3 +150,25 @@ def test_refusals_and_a_partner_who_leaves(tmp_path: Any) -> None:
         assert left["status"] == "partner_left" and left["bot_offer"] is False
 
     serve(tmp_path, scenario, ticket_lapse_seconds=1.0)
+
+
+def test_a_partner_invite_sent_to_a_friend_rings_their_bell(tmp_path: Any) -> None:
+    async def scenario(base: str, http: httpx.AsyncClient) -> None:
+        amira, badr = await account(base, http, "Amira"), await account(base, http, "Badr")
+        guest = await new_guest(base, http, "Gaston")
+        r = await http.post(f"{base}/api/partners", headers=amira.headers,
+                            json={"variant": "serbian", "players": 4, "teams": True})
+        code = r.json()["invite"]
+        his = await Page.open(badr)
+        r = await http.post(f"{base}/api/partners/{code}/send", headers=amira.headers,
+                            json={"to": "badr"})
+        assert r.status_code == 200 and r.json()["sent"]["username"] == "Badr", r.text
+        heard = await his.next("notification", notification__kind="partner")
+        body = heard["notification"]["body"]
+        assert body["invite"] == code and body["from"]["username"] == "Amira"
+        r = await http.post(f"{base}/api/partners/{code}/send", headers=guest.headers,
+                            json={"to": "Badr"})
+        assert r.status_code == 403 and r.json()["error"]["code"] == "partner/not_yours"
+        await his.close()
+
+    serve(tmp_path, scenario, presence_grace_seconds=0.2)

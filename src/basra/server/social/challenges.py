@@ -106,6 +106,36 @@ class Challenges:
                   "body": f"{terms.variant}, {terms.players} players", "tag": row.id})
         return row
 
+    async def invite_partner(self, me: PlayerRow, username: str, code: str,
+                             terms: Terms) -> PlayerRow:
+        """Send a partner invite (its ``code``) to an account's bell and open pages, under
+        the rules of a challenge (who may challenge them, blocks, the hourly limit)."""
+        self.friends.need_account(me, "Inviting a partner by name")
+        other = await self.friends.find(username)
+        if other.id == me.id:
+            raise SocialError("you cannot be your own partner", "social/self")
+        now = datetime.now(UTC)
+        blocked, policy, befriended, sent = await asyncio.gather(
+            self.store.blocked_ids(me.id), self.store.challenge_policy(other.id),
+            self.store.follows(other.id, me.id),
+            self.store.challenges_sent(me.id, now - timedelta(hours=1)))
+        if other.id in blocked:
+            raise SocialError(f"you cannot invite {other.nickname}", "social/blocked")
+        if policy == "nobody" or (policy == "friends" and not befriended):
+            raise SocialError(f"{other.nickname} takes invites "
+                              f"{'from nobody' if policy == 'nobody' else 'from friends only'}",
+                              "social/not_taken")
+        if sent >= CHALLENGES_PER_HOUR:
+            raise RateLimited(f"at most {CHALLENGES_PER_HOUR} challenges and invites an hour",
+                              300)
+        await self.notifier.notify(
+            other.id, "partner",
+            {"invite": code, "from": person_json(me), "variant": terms.variant,
+             "players": terms.players, "teams": terms.teams},
+            push={"title": f"{me.nickname} wants you as a partner", "body": terms.variant,
+                  "url": f"/partner/{code}", "tag": code})
+        return other
+
     async def _mine(self, me: PlayerRow, challenge_id: str) -> GameChallengeRow:
         row = await self.store.game_challenge(challenge_id[:64])
         if row is None or me.id not in (row.challenger.player_id, row.challenged.player_id):

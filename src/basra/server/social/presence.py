@@ -67,9 +67,12 @@ class Presence:
         for followee in followed:
             self.watchers.setdefault(followee, set()).add(player.id)
         metrics.presence_fanned(time.thread_time() - started)
-        if await self.relay.mark(player.id, True):
-            await self.relay.publish({"k": "presence", "p": player.id, "on": True,
-                                      "u": player.username, "n": player.nickname})
+        try:
+            if await self.relay.mark(player.id, True):
+                await self.relay.publish({"k": "presence", "p": player.id, "on": True,
+                                          "u": player.username, "n": player.nickname})
+        except Exception:  # Redis away: the page works, its friends hear of it later
+            log.exception("presence: %s's arrival was not told", player.id)
 
     def detach(self, player: PlayerRow, outbox: Outbox) -> None:
         """A page closed; the last one here: offline after the grace, unless one opens."""

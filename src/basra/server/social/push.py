@@ -14,6 +14,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import os
+import time
 from pathlib import Path
 from typing import Any
 
@@ -46,10 +47,18 @@ def vapid_key(data_dir: Path | None) -> Vapid02:
         return Vapid02.from_file(str(path))
     key = Vapid02()
     key.generate_keys()
-    if path is not None:
-        path.parent.mkdir(parents=True, exist_ok=True)
-        path.write_bytes(key.private_pem())
-        path.chmod(0o600)
+    if path is None:
+        return key
+    path.parent.mkdir(parents=True, exist_ok=True)
+    try:  # made once: of nodes starting together on one folder, the first one's is kept
+        with os.fdopen(os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600), "wb") as f:
+            f.write(key.private_pem())
+    except FileExistsError:
+        for _ in range(50):  # the other node is writing it
+            if path.stat().st_size:
+                break
+            time.sleep(0.02)
+        return Vapid02.from_file(str(path))
     return key
 
 

@@ -10,9 +10,11 @@ from typing import Any
 from fastapi import APIRouter, Request
 from pydantic import BaseModel, Field
 
-from basra.server.http.deps import LobbyDep, Player, limit
+from basra.server.http.deps import LobbyDep, Player, SocialDep, limit
 from basra.server.http.routes.quick_match import ticket_out
 from basra.server.quick.pools import PARTNER_INVITE_SECONDS, PartnerInvite
+from basra.server.social.challenges import Terms
+from basra.server.wire.errors import ApiError
 from basra.store.base import PlayerRow
 
 router = APIRouter()
@@ -62,6 +64,24 @@ async def accept(code: str, player: Player, request: Request,
     limit(request, "tables", "partner invites")
     ticket = await lobby.accept_partner(code, player)
     return ticket_out(ticket, ticket.table_id, lobby.bot_offered(ticket), ticket.rated)
+
+
+class SendIn(BaseModel):
+    to: str = Field(min_length=1, max_length=64)
+
+
+@router.post("/api/partners/{code}/send")
+async def send(code: str, body: SendIn, player: Player, lobby: LobbyDep,
+               social: SocialDep) -> dict[str, Any]:
+    """The host sends their invite to an account: its bell and open pages (and Web Push)
+    carry it, with the link."""
+    found = await lobby.partner_invitation(code)
+    if found.host.id != player.id:
+        raise ApiError("only the invite's host sends it", "partner/not_yours")
+    pool = found.pool
+    other = await social.challenges.invite_partner(
+        player, body.to, found.code, Terms(pool.variant, pool.players, pool.teams))
+    return {"sent": who(other)}
 
 
 @router.post("/api/partners/{code}/decline")

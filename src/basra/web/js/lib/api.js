@@ -270,6 +270,7 @@ export const api = {
   partnerAccept: (code) => request("POST", `/api/partners/${encodeURIComponent(code)}/accept`),
   partnerDecline: (code) => request("POST", `/api/partners/${encodeURIComponent(code)}/decline`),
   partnerCancel: (code) => request("DELETE", `/api/partners/${encodeURIComponent(code)}`),
+  partnerSend: (code, to) => request("POST", `/api/partners/${encodeURIComponent(code)}/send`, { to }),
   history: () => request("GET", "/api/history"),
   sessions: () => request("GET", "/api/sessions"),
   revokeSession: (id) => request("DELETE", `/api/sessions/${encodeURIComponent(id)}`),

@@ -50,6 +50,9 @@ function item(n) {
   } else if (n.kind === "challenge_answered" && c) {
     text = t(c.status === "accepted" ? "challenge.accepted" : "challenge.declined", { name: c.to.name });
     if (c.status === "accepted" && c.table) actions = link(`/table/${encodeURIComponent(c.table)}`, { class: "btn small", on: { click: () => close() } }, t("bell.open_table"));
+  } else if (n.kind === "partner" && body.invite) {
+    text = [t("bell.partner", { name: body.from ? body.from.name : "" }), " ", h("span", { class: "muted" }, t(`variant.${body.variant}.name`))];
+    actions = link(`/partner/${encodeURIComponent(body.invite)}`, { class: "btn small primary", on: { click: () => close() } }, t("bell.open_invite"));
   } else if (n.kind === "tournament") {
     text = t("bell.tournament", { name: body.name || "" });
     if (body.tournament) actions = link(`/tournament/${encodeURIComponent(body.tournament)}`, { class: "btn small" }, t("bell.open_tournament"));

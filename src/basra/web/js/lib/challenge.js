@@ -120,6 +120,7 @@ export function startChallenges() {
       const n = message.notification;
       const challenge = n.body && n.body.challenge;
       if (n.kind === "challenge" && challenge) promptChallenge(challenge);
+      if (n.kind === "partner" && n.body && n.body.from) toast(t("bell.partner", { name: n.body.from.name }), "info", 6000);
       if (n.kind === "challenge_answered" && challenge) {
         if (challenge.status === "accepted" && challenge.table) {
           toast(t("challenge.accepted", { name: challenge.to.name }), "info");

@@ -183,8 +183,23 @@ export class QuickMatch {
       h("div", { class: "row partner-actions" },
         h("button", { type: "button", class: "btn primary", id: "partner-copy", on: { click: () => this.shareInvite(url) } }, t(canShare() ? "lobby.partner.share" : "lobby.partner.copy")),
         h("button", { type: "button", class: "btn ghost", id: "partner-cancel", on: { click: () => this.cancelInvite() } }, t("lobby.partner.cancel"))),
+      this.lobby.player && this.lobby.player.account ? h("form", { class: "row partner-send-to", on: { submit: (e) => { e.preventDefault(); this.sendInvite(e.target.querySelector("input").value); } } },
+        h("label", { class: "sr-only", for: "partner-to" }, t("lobby.partner.send_to_label")),
+        h("input", { id: "partner-to", type: "text", autocomplete: "off", maxlength: 64, placeholder: t("lobby.partner.send_to") }),
+        h("button", { type: "submit", class: "btn small" }, t("lobby.partner.send_button"))) : null,
       h("p", { class: "waiting-line" }, spinner(), " ", t("lobby.partner.waiting", words(invite))),
     ];
+  }
+
+  /** Send the invite to a friend's bell by their username (accounts). */
+  async sendInvite(username) {
+    const invite = this.invite;
+    const to = String(username || "").trim();
+    if (!invite || !to) return;
+    try {
+      const answer = await api.partnerSend(invite.code, to);
+      toast(t("lobby.partner.sent", { name: answer.sent.name }), "info");
+    } catch (err) { toast(errorText(err), "error"); }
   }
 
   invitePartner() {
