@@ -28,6 +28,10 @@ from basra.store.ports import SocialStore
 log = logging.getLogger("basra.presence")
 
 GRACE_SECONDS = 5.0
+AT_ONCE = 16
+"""Pages opening (their reads of the store) and presence marks under way at once: a burst
+of pages (a node's restart, a site's evening) waits its turn instead of taking every
+connection of the store's pool and the relay's."""
 
 
 class Presence:
@@ -46,6 +50,9 @@ class Presence:
         self.leaving: dict[str, asyncio.Task[None]] = {}
         self.told = 0
         """Presence messages handed to pages here (the benchmark's count)."""
+        self.opening = asyncio.Semaphore(AT_ONCE)
+        """Pages reading the store as they open (:meth:`attach`, the unread count)."""
+        self.marking = asyncio.Semaphore(AT_ONCE)
         relay.listen(self._heard)
 
     # ------------------------------------------------------------------ pages
@@ -59,7 +66,8 @@ class Presence:
             return
         if not first:
             return
-        followed = set(await self.store.following_ids(player.id))
+        async with self.opening:
+            followed = set(await self.store.following_ids(player.id))
         if not self.hub.here(player.id):  # closed meanwhile
             return
         started = time.thread_time()
@@ -68,9 +76,10 @@ class Presence:
             self.watchers.setdefault(followee, set()).add(player.id)
         metrics.presence_fanned(time.thread_time() - started)
         try:
-            if await self.relay.mark(player.id, True):
-                await self.relay.publish({"k": "presence", "p": player.id, "on": True,
-                                          "u": player.username, "n": player.nickname})
+            async with self.marking:
+                if await self.relay.mark(player.id, True):
+                    await self.relay.publish({"k": "presence", "p": player.id, "on": True,
+                                              "u": player.username, "n": player.nickname})
         except Exception:  # Redis away: the page works, its friends hear of it later
             log.exception("presence: %s's arrival was not told", player.id)
 
@@ -95,9 +104,11 @@ class Presence:
                     del self.watchers[followee]
         metrics.presence_fanned(time.thread_time() - started)
         try:
-            if await self.relay.mark(player.id, False):
-                await self.relay.publish({"k": "presence", "p": player.id, "on": False,
-                                          "u": player.username, "n": player.nickname})
+            async with self.marking:
+                if await self.relay.mark(player.id, False):
+                    await self.relay.publish({"k": "presence", "p": player.id,
+                                              "on": False, "u": player.username,
+                                              "n": player.nickname})
         except Exception:  # Redis away: the node's refresh lets the mark lapse
             log.exception("presence: %s's departure was not told", player.id)
 

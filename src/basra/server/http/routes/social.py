@@ -218,7 +218,8 @@ async def _serve(websocket: WebSocket, player: Any) -> None:
     social = get_social(websocket)
     outbox = Outbox(websocket, limit=settings.send_queue_limit,
                     stall_seconds=settings.stall_seconds)
-    unread = await get_store(websocket).unread_count(player.id)
+    async with social.presence.opening:
+        unread = await get_store(websocket).unread_count(player.id)
     outbox.put(f'{{"type":"hello","unread":{unread}}}')
     await social.presence.attach(player, outbox)
     writer = asyncio.create_task(outbox.run())
