@@ -218,13 +218,15 @@ async def _serve(websocket: WebSocket, player: Any) -> None:
     social = get_social(websocket)
     outbox = Outbox(websocket, limit=settings.send_queue_limit,
                     stall_seconds=settings.stall_seconds)
-    async with social.presence.opening:
-        unread = await get_store(websocket).unread_count(player.id)
-    outbox.put(f'{{"type":"hello","unread":{unread}}}')
-    await social.presence.attach(player, outbox)
+    # The writer first: a page that waits its turn to read the store (a burst of pages)
+    # must not find its first message stale and be closed for it.
     writer = asyncio.create_task(outbox.run())
     reader = asyncio.create_task(_drain(websocket, outbox))
     try:
+        async with social.presence.opening:
+            unread = await get_store(websocket).unread_count(player.id)
+        outbox.put(f'{{"type":"hello","unread":{unread}}}')
+        await social.presence.attach(player, outbox)
         await asyncio.wait({writer, reader}, return_when=asyncio.FIRST_COMPLETED)
     finally:
         social.presence.detach(player, outbox)
