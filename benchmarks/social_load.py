@@ -298,6 +298,10 @@ def main() -> None:
     parser.add_argument("--db", help="a database URL (default: SQLite in a new folder)")
     parser.add_argument("--redis", help="cluster mode for --nodes > 1")
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--settle", type=float, default=20.0,
+                        help="seconds after every page is open before the still window "
+                             "(the arrivals' news is still being told)")
+    parser.add_argument("--json", action="store_true", help="the windows as JSON at the end")
     args = parser.parse_args()
     raise_nofile()
     folder = Path(tempfile.mkdtemp(prefix="basra-social-"))
@@ -327,7 +331,7 @@ def main() -> None:
             if opened >= args.accounts * 0.995 or time.monotonic() > deadline:
                 break
         print(f"{opened} pages open", flush=True)
-        time.sleep(5)
+        time.sleep(args.settle)
         windows = {}
         for phase in ("still", "churn"):
             for control in controls:
@@ -373,6 +377,9 @@ def main() -> None:
               f"(its own CPU, by /metrics); the pages' comings and goings in all "
               f"(sockets, sign-in, follows read, fan-out): {cost:.1f}% "
               f"({args.nodes} node{'s' if args.nodes > 1 else ''})", flush=True)
+        if args.json:
+            print(json.dumps({"accounts": args.accounts, "nodes": args.nodes,
+                              "opened": opened, "windows": windows}), flush=True)
         gather(reports, controls, "done")
     finally:
         for worker in workers:

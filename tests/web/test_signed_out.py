@@ -23,6 +23,7 @@ CLOSES = """(() => {
   window.WebSocket = class extends Native {
     constructor(...args) {
       super(...args);
+      if (!String(args[0]).includes("/ws/tables/")) return;  // the table's socket only
       window.__sockets += 1;
       this.addEventListener("close", (event) => window.__closes.push(event.code));
     }

@@ -129,7 +129,8 @@ def test_numbers_read_as_the_standard_library_reads_them() -> None:
         parse_client_message('{"type": "resync"}')
     assert unknown.value.code == "protocol/unknown_type"
     assert unknown.value.message == ("unknown message type 'resync' (play, seed, ready, "
-                                     "rematch, ping, sync, resign, hint, say, react)")
+                                     "rematch, ping, sync, resign, hint, cancel, move, say, "
+                                     "react)")
 
 
 def test_no_text_a_player_chooses_holds_a_lone_surrogate() -> None:

@@ -185,9 +185,11 @@ def op_json(op: CallOp) -> dict[str, Any]:
     """A call's operation as the keys it puts on the wire: ``op`` and its arguments."""
     match op:
         case JoinCall():
-            return {"op": op.name, "table": op.table, "player": op.player,
-                    "nickname": op.nickname, "account": op.account, "username": op.username,
-                    "seat": op.seat}
+            joined = {"op": op.name, "table": op.table, "player": op.player,
+                      "nickname": op.nickname, "account": op.account,
+                      "username": op.username}
+            # a seat asked for only when there is one (older nodes never send it)
+            return joined if op.seat is None else {**joined, "seat": op.seat}
         case FillBotCall():
             return {"op": op.name, "table": op.table, "seat": op.seat, "level": op.level,
                     "player": op.player}
@@ -316,7 +318,7 @@ def _op(f: _Fields) -> CallOp:
     if op == JoinCall.name:
         return JoinCall(f.text("table"), f.text("player"), f.text("nickname"),
                         f.flag("account"), f.text_or_none("username"),
-                        f.number_or_none("seat"))
+                        f.number_or_none("seat") if "seat" in f.data else None)
     if op == FillBotCall.name:
         return FillBotCall(f.text("table"), f.number_or_none("seat"), f.text("level"),
                            f.text("player"))

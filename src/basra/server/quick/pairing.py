@@ -248,6 +248,8 @@ def _team_table(units: Sequence[Unit]) -> tuple[float, tuple[Seeker, ...]] | Non
             continue
         if max(s.waited for s in second) > max(s.waited for s in first):
             first, second = second, first  # the longest waiting side sits first
+        first, second = (tuple(sorted(side, key=lambda s: -s.waited))  # and player
+                         for side in (first, second))
         seats = (first[0], second[0], first[1], second[1])  # seats 0 and 2 against 1 and 3
         cost = gap + spread / 4
         if best is None or cost < best[0]:

@@ -16,6 +16,7 @@ from basra.server.http.deps import (
     SocialDep,
     StoreDep,
     get_guards,
+    get_lobby,
     get_settings,
     get_social,
     get_store,
@@ -24,6 +25,7 @@ from basra.server.http.deps import (
     socket_slot,
 )
 from basra.server.http.routes.play_socket import hello_token
+from basra.server.identity.guests import token_hash
 from basra.server.social.challenges import Terms, challenge_json
 from basra.server.social.friends import person_json
 from basra.server.social.notify import notification_json
@@ -203,17 +205,19 @@ async def my_socket(websocket: WebSocket) -> None:
                                            "message": exc.message})
                 await websocket.close(code=4400)
             return
-        player = await player_of(get_store(websocket), token, get_guards(websocket).touches)
-        if player is None:
+        store = get_store(websocket)
+        player = await player_of(store, token, get_guards(websocket).touches)
+        session = await store.session_by_token(token_hash(token)) if player else None
+        if player is None or session is None:
             with contextlib.suppress(Exception):
                 await websocket.send_json({"type": "error", "code": "auth/required",
                                            "message": "sign in first"})
                 await websocket.close(code=4401)
             return
-        await _serve(websocket, player)
+        await _serve(websocket, player, session.id)
 
 
-async def _serve(websocket: WebSocket, player: Any) -> None:
+async def _serve(websocket: WebSocket, player: Any, session_id: str) -> None:
     settings = get_settings(websocket)
     social = get_social(websocket)
     outbox = Outbox(websocket, limit=settings.send_queue_limit,
@@ -222,6 +226,8 @@ async def _serve(websocket: WebSocket, player: Any) -> None:
     # must not find its first message stale and be closed for it.
     writer = asyncio.create_task(outbox.run())
     reader = asyncio.create_task(_drain(websocket, outbox))
+    signed_in = get_lobby(websocket).signed_in  # its session's end closes it (4401)
+    signed_in.add(player.id, session_id, outbox)
     try:
         async with social.presence.opening:
             unread = await get_store(websocket).unread_count(player.id)
@@ -229,6 +235,7 @@ async def _serve(websocket: WebSocket, player: Any) -> None:
         await social.presence.attach(player, outbox)
         await asyncio.wait({writer, reader}, return_when=asyncio.FIRST_COMPLETED)
     finally:
+        signed_in.remove(player.id, session_id, outbox)
         social.presence.detach(player, outbox)
         for task in (writer, reader):
             task.cancel()
