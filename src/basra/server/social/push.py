@@ -14,7 +14,6 @@ from __future__ import annotations
 import asyncio
 import logging
 import os
-import time
 from pathlib import Path
 from typing import Any
 
@@ -50,15 +49,17 @@ def vapid_key(data_dir: Path | None) -> Vapid02:
     if path is None:
         return key
     path.parent.mkdir(parents=True, exist_ok=True)
-    try:  # made once: of nodes starting together on one folder, the first one's is kept
-        with os.fdopen(os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600), "wb") as f:
-            f.write(key.private_pem())
+    # Made once, whole: written aside, then linked in (atomic, and refused if another
+    # node starting on the same folder linked its own first: then that one is the key).
+    aside = path.with_name(f".{KEY_FILE}.{os.getpid()}")
+    aside.write_bytes(key.private_pem())
+    aside.chmod(0o600)
+    try:
+        os.link(aside, path)
     except FileExistsError:
-        for _ in range(50):  # the other node is writing it
-            if path.stat().st_size:
-                break
-            time.sleep(0.02)
         return Vapid02.from_file(str(path))
+    finally:
+        aside.unlink(missing_ok=True)
     return key
 
 
