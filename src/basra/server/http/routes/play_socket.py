@@ -312,3 +312,14 @@ async def _read(websocket: WebSocket, outbox: Outbox,
                                  "this sync was dropped"))
                 continue
             await deliver(message, raw if isinstance(raw, str) else raw.decode("utf-8", "replace"))
+
+
+async def drain(websocket: WebSocket, outbox: Outbox) -> None:
+    """A page's socket that sends nothing that matters (an event's page, a signed-in
+    page): read and drop until it closes, a few frames a second at most."""
+    with contextlib.suppress(WebSocketDisconnect, RuntimeError):
+        while not outbox.closed:
+            frame = await websocket.receive()
+            if frame["type"] == "websocket.disconnect":
+                return
+            await asyncio.sleep(0.2)

@@ -8,7 +8,7 @@ import contextlib
 from datetime import UTC, datetime
 from typing import Any
 
-from fastapi import APIRouter, Request, WebSocket, WebSocketDisconnect
+from fastapi import APIRouter, Request, WebSocket
 from pydantic import BaseModel, Field
 
 from basra.server.http.deps import (
@@ -24,7 +24,7 @@ from basra.server.http.deps import (
     player_of,
     socket_slot,
 )
-from basra.server.http.routes.play_socket import hello_token
+from basra.server.http.routes.play_socket import drain, hello_token
 from basra.server.identity.guests import token_hash
 from basra.server.social.challenges import Terms, challenge_json
 from basra.server.social.friends import person_json
@@ -225,7 +225,7 @@ async def _serve(websocket: WebSocket, player: Any, session_id: str) -> None:
     # The writer first: a page that waits its turn to read the store (a burst of pages)
     # must not find its first message stale and be closed for it.
     writer = asyncio.create_task(outbox.run())
-    reader = asyncio.create_task(_drain(websocket, outbox))
+    reader = asyncio.create_task(drain(websocket, outbox))
     signed_in = get_lobby(websocket).signed_in  # its session's end closes it (4401)
     signed_in.add(player.id, session_id, outbox)
     try:
@@ -242,17 +242,6 @@ async def _serve(websocket: WebSocket, player: Any, session_id: str) -> None:
         await asyncio.gather(writer, reader, return_exceptions=True)
         with contextlib.suppress(Exception):
             await websocket.close()
-
-
-async def _drain(websocket: WebSocket, outbox: Outbox) -> None:
-    """The page sends nothing that matters (a ping now and then): read and drop, a few a
-    second at most."""
-    with contextlib.suppress(WebSocketDisconnect, RuntimeError):
-        while not outbox.closed:
-            frame = await websocket.receive()
-            if frame["type"] == "websocket.disconnect":
-                return
-            await asyncio.sleep(0.2)
 
 
 __all__ = ["router"]

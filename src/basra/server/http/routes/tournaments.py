@@ -11,7 +11,7 @@ from datetime import datetime
 from typing import Any, Literal
 
 import orjson
-from fastapi import APIRouter, Depends, Request, WebSocket, WebSocketDisconnect
+from fastapi import APIRouter, Depends, Request, WebSocket
 from fastapi.responses import Response
 from pydantic import BaseModel, Field
 
@@ -26,7 +26,7 @@ from basra.server.http.deps import (
     socket_slot,
     tournaments_dep,
 )
-from basra.server.http.routes.play_socket import HELLO_SECONDS, hello_token
+from basra.server.http.routes.play_socket import HELLO_SECONDS, drain, hello_token
 from basra.server.limits import address_key, client_address
 from basra.server.table.outbox import Outbox
 from basra.server.tournaments.audience import Watcher
@@ -168,7 +168,7 @@ async def _watch(websocket: WebSocket, tournament_id: str, auth: bool) -> None:
     if player_id is not None:
         tournaments.wake()
     writer = asyncio.create_task(outbox.run())
-    reader = asyncio.create_task(_drain(websocket, outbox))
+    reader = asyncio.create_task(drain(websocket, outbox))
     try:
         await asyncio.wait({writer, reader}, return_when=asyncio.FIRST_COMPLETED)
     finally:
@@ -178,17 +178,6 @@ async def _watch(websocket: WebSocket, tournament_id: str, auth: bool) -> None:
         await asyncio.gather(writer, reader, return_exceptions=True)
         with contextlib.suppress(Exception):
             await websocket.close()
-
-
-async def _drain(websocket: WebSocket, outbox: Outbox) -> None:
-    """The page sends nothing that matters: read (and drop) until it closes, a few frames
-    a second at most."""
-    with contextlib.suppress(WebSocketDisconnect, RuntimeError):
-        while not outbox.closed:
-            frame = await websocket.receive()
-            if frame["type"] == "websocket.disconnect":
-                return
-            await asyncio.sleep(0.2)
 
 
 async def _refuse(websocket: WebSocket, code: str, message: str) -> None:
