@@ -52,10 +52,12 @@ BACKENDS = ("sqlite", "postgresql")
 FAST = {"seed_window_seconds": 0.0, "summary_seconds": 0.0, "bot_delay_seconds": 0.0,
         "grace_seconds": 0.3, "clock_seconds": 30.0, "quick_match_bot_offer_seconds": 0.5,
         "pairing_seconds": 0.05, "views_fresh_seconds": 0.0,
-        "limits": Limits.unlimited(), "rated_rules": RatedRules.open()}
+        "limits": Limits.unlimited(), "rated_rules": RatedRules.open(),
+        "assist_analysis": False}
 """Settings that keep the tests quick: no seed window or summary wait, bots at once, a short
-grace, and no per-address limits (every client is on loopback; the limits have tests of
-their own)."""
+grace, no per-address limits (every client is on loopback; the limits have tests of their
+own), and no background analysis of every rated match (the expert on every play of the
+match, a core for seconds: tests/server/e2e/test_assist_analysis.py turns it on)."""
 
 ERROR_CODES = frozenset((
     "protocol/bad_json", "protocol/too_large", "protocol/unknown_type",
@@ -64,7 +66,7 @@ ERROR_CODES = frozenset((
     "play/must_take", "play/bad_take", "seed/bad", "seed/not_seated", "seed/round_started",
     "seed/wrong_round", "seed/reused", "protocol/rate_limited", "rematch/closed",
     "ready/not_seated", "rematch/not_seated", "rematch/not_over", "say/unknown",
-    "say/not_seated", "say/limit", "say/too_fast", "table/too_many_spectators",
+    "say/not_seated", "say/limit", "say/too_fast", "say/muted", "table/too_many_spectators",
     "server/internal"))
 """The websocket error codes of docs/PROTOCOL.md."""
 
@@ -261,13 +263,18 @@ class Guest:
 
     async def connect(self, table_id: str) -> None:
         """Open the table's websocket (a spectator's when the guest has no token)."""
+        await self.close()  # (a socket to a node that died is closed, never dropped)
         ws_base = self.base.replace("http://", "ws://")
         self.state = {}
         self.syncing = False
         if self.token:  # a player: the token goes in the first message, never the address
-            self.socket = await connect(f"{ws_base}/ws/tables/{table_id}?auth=1",
-                                        max_size=None)
-            await self.socket.send(json.dumps({"type": "hello", "token": self.token}))
+            socket = await connect(f"{ws_base}/ws/tables/{table_id}?auth=1", max_size=None)
+            try:
+                await socket.send(json.dumps({"type": "hello", "token": self.token}))
+            except BaseException:
+                await socket.close()
+                raise
+            self.socket = socket
         else:
             self.socket = await connect(f"{ws_base}/ws/tables/{table_id}", max_size=None)
 

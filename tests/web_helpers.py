@@ -95,7 +95,7 @@ def basra_server(data_dir: Path, *extra: str) -> Iterator[str]:
     command = [sys.executable, "-m", "basra", "serve", "--port", str(port),
                "--data-dir", str(data_dir), "--seed-window", "1", "--bot-delay", "0.2",
                "--grace", "1", "--bot-offer", "2", "--views-fresh", "0",
-               "--log-level", "warning", "--open-rated", *extra]
+               "--log-level", "warning", "--open-rated", "--no-assist-analysis", *extra]
     process = subprocess.Popen(command, stdout=log, stderr=subprocess.STDOUT,
                                stdin=subprocess.DEVNULL)
     base = f"http://127.0.0.1:{port}"

@@ -83,8 +83,13 @@ account/username_taken        409  http
     another account has that username
 account/weak_password         422  http
     a password is not text, too short or long, or one character repeated
+analysis/bad_seat             422  http
+    the seat asked for is not a seat of the match (or none was given by someone who did not play
+    it)
 analysis/busy                 503  http
     the expert's queue is full: ask again in a few minutes
+analysis/not_ready            409  http
+    the match's analysis is not done: ask the expert for it first
 analysis/too_many             429  http
     the asker already has the most analyses waiting or running
 arena/failed                  400  cli
@@ -143,6 +148,18 @@ external/timeout              400  engine
 fairness/bad_input            400  library
     bad fairness inputs: a server seed not 64 hex digits, a client seed not text or too long, a
     nonce below 1
+fairplay/banned               403  http
+    a moderator banned the player from rated play and tournaments
+fairplay/closed               409  http
+    the account is closed: a moderator only dismisses reports about it (or no neutral name was free)
+fairplay/leaver_wait          403  http
+    the player left matches lately and waits before quick match and tournaments
+fairplay/moderator            403  http
+    a moderator's standing is the operator's to change (basra admin), not another moderator's
+fairplay/no_rename            409  http
+    a new username is chosen only after a moderator's forced rename
+fairplay/not_moderator        403  http
+    the moderators' pages and actions are for moderators
 guest/bad_nickname            422  http
     a nickname breaks the nickname rules
 guest/nickname_invisible      422  http
@@ -151,12 +168,16 @@ hint/not_allowed              400  websocket
     hints are given only at tables against bots
 hint/not_your_turn            400  websocket
     a hint is given only on the player's own turn
+lesson/unknown                404  http
+    no lesson has that id
 match/bad_dealer              400  library
     the dealer is not one of the match's seats
 match/bad_length              400  library
     a match length that is not full or short (RULES.md 6.5)
 match/bad_seating             400  library
     a number of players or a team setting the variant does not allow
+name/offensive                422  http, library
+    a username or nickname holds a word of the offensive-words list (the word is not named)
 option/bad_value              400  engine
     an option's value is of the wrong kind or out of range
 option/unknown                400  engine
@@ -223,6 +244,34 @@ protocol/bad_card             400  websocket
     a play names a card in bad notation
 push/too_many                 409  http
     the player's browsers subscribed to pushes are at the most (10)
+puzzle/after_wrong            422  http, library
+    a puzzle's plays go on after a play that was not accepted
+puzzle/bad_file               400  library, cli
+    a puzzle file does not read (not basra-puzzles/1, or a puzzle in it does not)
+puzzle/bad_notation           422  http, library
+    a puzzle's play is not a play (bad notation)
+puzzle/bad_play               400  library
+    a bad puzzle input
+puzzle/bad_position           400  library, cli
+    a puzzle's position is not a two-player last deal whose cards are each in one place
+puzzle/bad_variant            400  library, cli
+    puzzles are asked for a variant that has none, or with more than two players
+puzzle/illegal_play           422  http, library
+    a puzzle's play is not legal in its position
+puzzle/no_hint                409  http
+    a hint is asked for a puzzle that is solved, or after a wrong play
+puzzle/no_play                422  http, library
+    a puzzle's play is judged with no play
+puzzle/not_found              404  http
+    no shipped puzzle has this id
+puzzle/solved                 409  http, library
+    a play is sent after the puzzle's line is solved
+puzzle/streak_over            422  http
+    a streak asks for more puzzles than a streak holds (200)
+puzzle/unknown                400  cli
+    `basra puzzles show` is given an id no shipped puzzle has
+puzzle/unknown_variant        404  http
+    no puzzles ship for the variant asked
 protocol/bad_json             400  websocket, engine
     the line or message is not JSON (on the websocket, also JSON that is not an object)
 protocol/bad_message          400  websocket, engine
@@ -268,6 +317,14 @@ replay/not_finished           409  http
     the match is still being played: no replay or analysis yet
 replay/not_found              404  http
     the match was given up before its end: it has no replay
+report/bad                    422  http
+    a report or a moderator's action with a reason, note or word that is not allowed
+report/not_found              404  http
+    no such player, or no such report about them
+report/self                   409  http
+    a player cannot report themself, nor a moderator act on themself
+report/too_many               429  http
+    the player filed the most reports there may be in a day (20)
 request/invalid               422  http
     the request's fields are missing or of the wrong kind
 request/too_large             413  http
@@ -282,6 +339,8 @@ resign/not_seated             400  websocket
     spectators cannot resign
 say/limit                     400  websocket
     the seat has said the most a match allows (phrases and reactions)
+say/muted                     400  websocket
+    a moderator muted the player's phrases
 say/not_seated                400  websocket
     spectators watch in silence
 say/too_fast                  400  websocket
@@ -302,6 +361,8 @@ server/internal               500  http, websocket
     the server failed (a bug or an outage); it goes on
 session/not_found             404  http
     no such session among the player's
+settings/bad_value            422  http
+    a setting that is not known, or a value that is not one of its choices
 social/account_needed         403  http
     following, blocking, a friends list and challenges are for accounts
 social/bad_setting            422  http

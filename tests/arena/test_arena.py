@@ -6,7 +6,10 @@ from __future__ import annotations
 import json
 import math
 import shlex
+import signal
+import subprocess
 import sys
+import time
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -154,7 +157,7 @@ def spy_games(monkeypatch: pytest.MonkeyPatch, cfg: ArenaConfig
 
     monkeypatch.setattr(arena_games, "make_bot", make_bot)
     monkeypatch.setattr(driver, "start_round", start_round)  # every game's driver deals
-    games = arena_games.run_games(cfg)
+    games = arena_games.run_games(cfg).games
     a_seats.append({seat for level, seat in log if level == "random"})
     return games, a_seats, decks
 
@@ -187,7 +190,7 @@ def test_in_match_mode_both_seatings_get_the_same_deck_sequence() -> None:
     assert cfg.deck(0, 1) != cfg.deck(0, 2) != cfg.deck(1, 1)
     assert cfg.deck(0, 3) == ArenaConfig(parse_player("medium"), parse_player("hard"),
                                          mode="matches", seed=1).deck(0, 3)
-    games = arena_games.run_games(cfg)
+    games = arena_games.run_games(cfg).games
     assert [(g.deal, g.seating) for g in games] == [(0, 0), (0, 1), (1, 0), (1, 1)]
     assert all(g.a_won is not None and len(g.rounds) >= 1 for g in games)
 
@@ -204,7 +207,7 @@ def test_every_round_is_seeded_fairly_through_the_driver(monkeypatch: pytest.Mon
     monkeypatch.setattr(arena_games, "MatchDriver", Kept)
     cfg = ArenaConfig(parse_player("random"), parse_player("easy"), mode="matches", deals=1,
                       seed=4)
-    games = arena_games.run_games(cfg)
+    games = arena_games.run_games(cfg).games
     assert len(drivers) == len(games) == 2
     for game, d in zip(games, drivers, strict=True):
         record = d.record.build()
@@ -493,3 +496,29 @@ def test_the_decks_do_not_depend_on_the_length() -> None:
                         length="short")
     assert [short.deck(0, r) for r in (1, 2, 3)] == [full.deck(0, r) for r in (1, 2, 3)]
     assert (full.rules.target, short.rules.target) == (121, 61)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("jobs", [1, 2])
+def test_ctrl_c_keeps_the_finished_deals(jobs: int) -> None:
+    """Ctrl-C stops a long run: the figures over the deals finished by then are printed
+    (``partial``), with the progress bar on, here or in worker processes; exit 130. (On a
+    busy machine no deal may be done yet at the first Ctrl-C: then the arena says so, and
+    the test waits longer the next time.)"""
+    for wait in (4, 15, 40) if jobs == 1 else (15, 40):
+        proc = subprocess.Popen(
+            [sys.executable, "-m", "basra", "arena", "--a", "random", "--b", "easy",
+             "--rounds", "100000", "--seed", "7", "--jobs", str(jobs), "--json",
+             "--progress"], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+        time.sleep(wait)
+        proc.send_signal(signal.SIGINT)
+        out, err = proc.communicate(timeout=60)
+        assert proc.returncode == 130, err
+        if out.strip():
+            break
+        assert err.strip().endswith("basra arena: interrupted"), err  # no deal done yet
+    rep = json.loads(out)
+    done = rep["partial"]["deals_done"]
+    assert rep["partial"]["deals_asked"] == 100000 and 0 < done < 100000
+    assert rep["deals"] == done and rep["games"] == 2 * done
+    assert f"interrupted after {done} of 100000 deals" in err

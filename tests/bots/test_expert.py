@@ -9,12 +9,13 @@ import pytest
 from basra.bots import make_bot
 from basra.bots.determinize import sample_round
 from basra.bots.endgame import Solver, margin_utility
-from basra.bots.expert import ExpertBot, expert_values
+from basra.bots.expert import ExpertBot, expert_values, interchangeable
 from basra.bots.hard import HardBot
 from basra.bots.match_value import MatchState, _stored, compute_odds, race_odds, table_key
 from basra.game.cards import mask_of, parse_card_set
 from basra.game.engine import (
     Match,
+    Play,
     Round,
     compose_round,
     legal_plays,
@@ -28,6 +29,7 @@ from basra.game.rules import VARIANTS, find_variant
 from basra.game.shuffle import shuffled_deck
 from basra.game.views import SeatView, view, view_from_json
 from basra.game.views import view as seat_view
+from basra.match.analysis import play_values
 
 SEATINGS = [(rules.name, seats, teams) for rules in VARIANTS.values()
             for seats, teams in sorted(rules.seatings)]
@@ -263,3 +265,44 @@ def test_a_short_match_is_valued_against_its_shorter_target() -> None:
     near = MatchState("egyptian", 2, False, 0, (55, 40), (0, 0), shown.length).utility()
     far = MatchState("egyptian", 2, False, 0, (55, 40), (0, 0), full.length).utility()
     assert near([8, 2], 0) > 0.99 > far([8, 2], 0)
+
+
+def test_interchangeable_plays_are_the_same_take_by_cards_the_rules_cannot_tell_apart() -> None:
+    egyptian = find_variant("egyptian")
+    plays = [Play.parse(p) for p in ("3H", "3S", "7H", "7D:5C", "7S", "10H", "10D", "10C",
+                                     "JC:5C", "JS:5C", "5H:5C", "5S:5C")]
+    assert interchangeable(egyptian, plays) == [0, 0, 2, 3, 2, 5, 6, 5, 8, 8, 10, 10]
+    lebanese = find_variant("lebanese")  # the 7D is no power card there: a plain 7
+    assert interchangeable(lebanese, [Play.parse("7H"), Play.parse("7D")]) == [0, 0]
+    serbian = find_variant("serbian")  # the 2S is worth -2 there
+    assert interchangeable(serbian, [Play.parse("2H"), Play.parse("2S")]) == [0, 1]
+
+
+def test_an_analysis_values_interchangeable_plays_once() -> None:
+    seen = 0
+    for seed in range(40):
+        m = match_at("egyptian", 2, False, 40 - seed % 12, seed)
+        v = to_play(m)
+        same = interchangeable(find_variant("egyptian"), list(v.legal))
+        if len(set(same)) == len(same) or v.stock_count <= 16:
+            continue
+        values = play_values(v, "s", 60)
+        assert [p for p, _ in values] == list(v.legal)
+        for i, j in enumerate(same):
+            assert values[i][1] == values[j][1]
+        seen += 1
+    assert seen
+
+
+def test_an_analysis_values_a_position_whose_plays_are_all_interchangeable() -> None:
+    rules = find_variant("egyptian")
+    for seed in range(400):
+        m = match_at("egyptian", 2, False, 40 - seed % 20, seed)
+        v = to_play(m)
+        if len(v.legal) > 1 and set(interchangeable(rules, list(v.legal))) == {0}:
+            break
+    else:
+        pytest.fail("no position found")
+    values = play_values(v, "s", 40)
+    assert len({value for _, value in values}) == 1
+    assert all(-60 < value < 60 for _, value in values)

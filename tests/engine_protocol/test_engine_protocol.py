@@ -98,6 +98,7 @@ def test_options_are_acknowledged_or_refused() -> None:
         {"type": "option", "name": "seed", "value": "any text"},
         {"type": "option", "name": "seed", "value": None},
         {"type": "option", "name": "level", "value": "grandmaster"},
+        {"type": "option", "name": "level", "value": "oracle"},
         {"type": "option", "name": "iterations", "value": 0},
         {"type": "option", "name": "iterations", "value": True},
         {"type": "option", "name": "time_cap", "value": -1},
@@ -108,9 +109,10 @@ def test_options_are_acknowledged_or_refused() -> None:
     )
     assert replies[1] == {"type": "ok", "id": "a", "name": "level", "value": "hard"}
     assert [r["type"] for r in replies[2:6]] == ["ok"] * 4
+    assert "yardstick for `basra arena`" in replies[7]["message"]
     assert [r["code"] for r in replies[6:]] == [
         "option/bad_value", "option/bad_value", "option/bad_value", "option/bad_value",
-        "option/bad_value", "option/unknown", "protocol/bad_message",
+        "option/bad_value", "option/bad_value", "option/unknown", "protocol/bad_message",
         "protocol/bad_message"]
     for reply in replies[6:]:
         assert "\n" not in str(reply["message"])
@@ -217,14 +219,16 @@ def test_basra_engine_speaks_only_protocol_lines_on_stdout() -> None:
     assert done.stderr == ""
 
 
-@pytest.mark.parametrize("args", [["--level", "grandmaster"], ["--iterations", "0"],
-                                  ["--time-cap", "-2"], ["--bogus"]])
+@pytest.mark.parametrize("args", [["--level", "grandmaster"], ["--level", "oracle"],
+                                  ["--iterations", "0"], ["--time-cap", "-2"], ["--bogus"]])
 def test_basra_engine_bad_arguments_are_one_line_and_exit_2(args: list[str]) -> None:
     done = run_engine([], *args)
     assert done.returncode == 2
     assert done.stdout == ""
     assert len(done.stderr.strip().splitlines()) == 1
     assert "Traceback" not in done.stderr
+    if args == ["--level", "oracle"]:
+        assert "never a player" in done.stderr
 
 
 # --------------------------------------------------------------------------- the client

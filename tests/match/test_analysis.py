@@ -15,6 +15,7 @@ from basra.game.rules import find_variant
 from basra.game.seating import Seating
 from basra.match.analysis import analyse
 from basra.match.driver import MatchDriver
+from basra.match.explain import REASONS
 from basra.match.records import MatchRecord, dumps, parse_record
 
 ITERATIONS = 40
@@ -134,3 +135,28 @@ def test_a_record_of_an_unfinished_round_is_analysed_up_to_its_last_play() -> No
     assert [p.number for p in result.plays] == [1, 2, 3, 4, 5]
     assert [p.play for p in result.plays] == [Play.parse(f"{p['card']}:{'+'.join(p['take'])}")
                                               for p in data["rounds"][0]["plays"]]
+
+
+def test_every_play_says_what_it_did_and_why_it_cost(analysed: dict[str, object]) -> None:
+    """The explanation's fields (basra-analysis/1, added): the play made's and the best
+    play's take now, and a reason code for a play that cost something."""
+    plays = analysed["plays"]
+    assert isinstance(plays, list)
+    for p in plays:
+        for key in ("made_take", "made_points", "made_basra", "made_sweep", "gave_basra",
+                    "best_points", "best_basra", "best_sweep", "best_gave_basra", "reason"):
+            assert key in p, key
+        assert p["made_take"] == (p["play"].partition(":")[2].split("+")
+                                  if ":" in p["play"] else [])
+        if p["cost"] > 0:
+            assert p["reason"] in REASONS
+        else:
+            assert p["reason"] is None
+        if p["best"] == p["play"]:
+            assert (p["made_points"], p["made_basra"], p["gave_basra"]) == (
+                p["best_points"], p["best_basra"], p["best_gave_basra"])
+        if p["made_basra"]:
+            assert p["made_sweep"] and p["made_points"] >= 10
+    mistakes = analysed["mistakes_by_seat"]
+    assert mistakes == [sum(1 for p in plays if p["seat"] == seat and p["cost"] >= 1)
+                        for seat in (0, 1)]

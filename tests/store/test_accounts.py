@@ -305,7 +305,7 @@ def test_migrating_a_0002_database_keeps_every_match_and_session(tmp_path: Path)
     old.close()
 
     async def scenario(store: Store) -> None:
-        assert await scalars(store, "SELECT version_num FROM alembic_version") == ["0009"]
+        assert await scalars(store, "SELECT version_num FROM alembic_version") == ["0012"]
         player = await store.player_by_token("token-hash-1")
         assert player is not None and player.id == "p1" and not player.account
         assert await store.player_by_token("token-hash-2") is None  # a year old: expired

@@ -49,6 +49,14 @@ def test_follows_and_blocks(url: str) -> None:
         await store.set_challenge_policy(amira, "friends")
         await store.set_challenge_policy(amira, "nobody")
         assert await store.challenge_policy(amira) == "nobody"
+        # browser settings (issue 30): kept beside the policy, or on a row of their own
+        assert await store.player_prefs(amira) is None is await store.player_prefs(camil)
+        await store.set_player_prefs(amira, {"theme": "light", "sound": False})
+        await store.set_player_prefs(camil, {"deck": "four"})
+        assert await store.player_prefs(amira) == {"theme": "light", "sound": False}
+        assert await store.challenge_policy(amira) == "nobody"
+        assert await store.player_prefs(camil) == {"deck": "four"}
+        assert await store.challenge_policy(camil) == "anyone"
 
     run(url, scenario)
 

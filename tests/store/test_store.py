@@ -109,11 +109,11 @@ async def table_with_round(store: Store, table_id: str = "t1") -> None:
 def test_open_migrates_to_head_and_is_idempotent(url: str) -> None:
     async def first(store: Store) -> None:
         await store.open()  # again on the open store: nothing happens
-        assert await scalars(store, "SELECT version_num FROM alembic_version") == ["0009"]
+        assert await scalars(store, "SELECT version_num FROM alembic_version") == ["0012"]
         await bot_table(store)
 
     async def second(store: Store) -> None:
-        assert await scalars(store, "SELECT version_num FROM alembic_version") == ["0009"]
+        assert await scalars(store, "SELECT version_num FROM alembic_version") == ["0012"]
         assert await store.table("t1") is not None
 
     run(url, first)
@@ -128,7 +128,7 @@ def test_two_stores_open_a_new_database_at_once(url: str) -> None:
             await stores[0].create_player("p1", "Amal", "hash-p1")
             assert await stores[2].player("p1") is not None
             assert await scalars(stores[1], "SELECT version_num FROM alembic_version") == [
-                "0009"]
+                "0012"]
         finally:
             for store in stores:
                 await store.close()

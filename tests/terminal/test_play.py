@@ -650,6 +650,7 @@ def test_the_typed_client_seed_is_used(tmp_path: Path) -> None:
     ["--players", "3"],
     ["--variant", "arabic101", "--players", "4"],
     ["--bot", "genius"],
+    ["--bot", "oracle"],  # the arena's yardstick alone
     ["--players", "two"],
     ["--client-seed", "a|b"],
     ["--client-seed", "tab\there"],

@@ -17,6 +17,7 @@ import pytest
 from playwright.sync_api import Browser
 from websockets.sync.client import ClientConnection, connect
 
+from web.menu import choose_language
 from web_helpers import DESKTOP, PHONE, Player, basra_server, post, seated, shot
 
 pytestmark = pytest.mark.slow
@@ -153,13 +154,13 @@ def run_live_and_tv(players: list[Player], browser: Browser, server: str, seat_a
 
     # In Arabic, right to left.
     page.set_viewport_size(PHONE)
-    page.select_option("#lang", "ar")
+    choose_language(page, "ar")
     page.wait_for_function("document.documentElement.dir === 'rtl'")
     page.wait_for_selector(f".live-match[data-table='{a_table}'] .live-watch")
     page.wait_for_timeout(300)
     shot(page, "live-list-ar-phone", full_page=True)
     assert page.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
-    page.select_option("#lang", "en")
+    choose_language(page, "en")
     page.wait_for_function("document.documentElement.dir === 'ltr'")
 
     # A card opens its table, as a spectator: the seats see one watching, so does the page.

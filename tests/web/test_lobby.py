@@ -14,6 +14,7 @@ from typing import Any
 import pytest
 from playwright.sync_api import Browser, Page
 
+from web.menu import open_menu
 from web_helpers import DESKTOP, ROOT, Player, basra_server, shot
 
 WEB = ROOT / "src" / "basra" / "web"
@@ -163,8 +164,11 @@ def test_the_landing_fits_a_phone_in_arabic_and_a_desktop(players: list[Player],
     in_view(page, "#quick-match")
     shot(page, "lobby-first-visit-phone-ar")
     shot(page, "lobby-first-visit-phone-ar-full", full_page=True)
-    # The rules page has its own title, in the reader's language.
-    page.click(".site-nav a[data-nav='rules']")
+    # The rules page has its own title, in the reader's language. On a phone the header's
+    # links are in its Menu; Learn's page leads to the rules too.
+    open_menu(page)
+    page.click(".site-nav a[data-nav='learn']")
+    page.click("a.learn-rules")
     page.wait_for_selector(".rules-page")
     assert page.title() == ar["page.title.rules"]
 

@@ -22,6 +22,7 @@ from basra.game.rules import find_variant
 from basra.game.shuffle import commitment, part_problem, seat_part, shuffled_deck
 from basra.match.records import parse_record
 from basra.match.replay import verify
+from web.menu import choose_language
 from web_helpers import (
     DESKTOP,
     PHONE,
@@ -290,16 +291,16 @@ def test_arabic_renders_right_to_left(players: list[Player], browser: Browser,
     assert brand is not None and brand["x"] > PHONE["width"] / 2
     shot(p.page, "lobby-ar-phone", full_page=True)
     # The language switch is remembered.
-    p.page.select_option("#lang", "fr")
+    choose_language(p.page, "fr")
     p.page.wait_for_function("document.documentElement.dir === 'ltr'")
     p.page.reload()
     p.page.wait_for_selector(".hero h1")
     assert p.page.evaluate("document.documentElement.lang") == "fr"
     fr = json.loads((WEB / "i18n" / "fr.json").read_text(encoding="utf-8"))
     assert p.page.inner_text("#play-bot") == fr["lobby.bot.start"]
-    p.page.select_option("#lang", "sr")
+    choose_language(p.page, "sr")
     p.page.wait_for_function("document.documentElement.lang === 'sr-Latn'")
-    p.page.select_option("#lang", "ar")
+    choose_language(p.page, "ar")
     p.page.wait_for_function("document.documentElement.dir === 'rtl'")
     # The rules page, in Arabic, with Arabic card names for screen readers.
     p.page.goto(server + "/rules/egyptian")
@@ -609,7 +610,7 @@ def test_the_page_sends_a_fresh_part_for_every_round(players: list[Player], brow
     page.wait_for_timeout(150)
     shot(page, "fairness-panel-phone")
     # The same in Arabic (the page relabels itself and keeps the check).
-    page.select_option("#lang", "ar")
+    choose_language(page, "ar")
     page.wait_for_function("document.documentElement.dir === 'rtl'")
     page.wait_for_selector(f"{result}[data-verdict='fair'] [data-check='parts'].ok",
                            state="attached")
@@ -617,7 +618,7 @@ def test_the_page_sends_a_fresh_part_for_every_round(players: list[Player], brow
     page.evaluate(to_result)
     page.wait_for_timeout(250)
     shot(page, "fairness-parts-ar-phone")
-    page.select_option("#lang", "en")
+    choose_language(page, "en")
     page.wait_for_function("document.documentElement.dir === 'ltr'")
     page.set_viewport_size(DESKTOP)
 

@@ -25,7 +25,7 @@ def stop_waiting(page: Page) -> None:
     page.wait_for_selector("#quick-match")
 
 
-@pytest.mark.parametrize("lang", ["en", "ar"])
+@pytest.mark.parametrize("lang", ["en"])
 def test_the_quick_match_wait_says_rated_or_casual(players: list[Player], browser: Browser,
                                                    server: str, lang: str) -> None:
     words = catalogue(lang)

@@ -38,7 +38,7 @@ def rated_pair(players: list[Player], browser: Browser, server: str, lang: str,
     return host, rival
 
 
-@pytest.mark.parametrize("lang", ["en", "ar"])
+@pytest.mark.parametrize("lang", ["en"])
 def test_resigning_at_once_from_a_rated_match(players: list[Player], browser: Browser,
                                               server: str, lang: str) -> None:
     words = catalogue(lang)

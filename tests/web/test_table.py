@@ -14,6 +14,7 @@ from typing import Any
 import pytest
 from playwright.sync_api import Browser
 
+from web.menu import choose_language
 from web_helpers import DESKTOP, PHONE, Player, basra_server, shot
 
 SUMMARY_WINDOW = 30
@@ -61,12 +62,12 @@ def arabic(p: Player, name: str, selector: str) -> None:
     """A phone screenshot of the same screen in Arabic (right to left), then back."""
     page = p.page
     page.set_viewport_size(PHONE)
-    page.select_option("#lang", "ar")
+    choose_language(page, "ar")
     page.wait_for_function("document.documentElement.dir === 'rtl'")
     page.wait_for_selector(selector)
     page.wait_for_timeout(300)
     shot(page, name)
-    page.select_option("#lang", "en")
+    choose_language(page, "en")
     page.wait_for_function("document.documentElement.dir === 'ltr'")
     page.wait_for_selector(selector)
 
@@ -161,10 +162,10 @@ def test_the_next_round_waits_behind_the_summary_then_resign(
     assert page.inner_text(".overlay-match h2") == "Bot (Medium) won the match"
     assert page.locator(".table-head .resign").count() == 0
     assert not page.title().startswith("●")
-    # The match end leaves the site's header live: its links are what a tap there reaches.
+    # The match end leaves the site's header live: its Menu is what a tap there reaches.
     page.set_viewport_size(PHONE)
     on_top = page.evaluate("""() => {
-      const link = document.querySelector('.site-nav a[data-nav="history"]');
+      const link = document.querySelector('#menu-button');
       const r = link.getBoundingClientRect();
       return link.contains(document.elementFromPoint(r.left + r.width / 2, r.top + r.height / 2));
     }""")
@@ -419,7 +420,8 @@ def test_the_mute_is_remembered(players: list[Player], browser: Browser, server:
     assert page.get_attribute(toggle, "aria-pressed") == "false"
     page.click(toggle)
     assert page.get_attribute(toggle, "aria-pressed") == "true"
-    assert page.evaluate("localStorage.getItem('basra.sound')") == "off"
+    # the mute is the "sound" setting (issue 30: /settings shows the same)
+    assert page.evaluate("JSON.parse(localStorage.getItem('basra.settings')).sound") is False
     page.reload()
     page.wait_for_selector(".table-page[data-status='playing']")
     assert page.get_attribute(toggle, "aria-pressed") == "true"

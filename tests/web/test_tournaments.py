@@ -20,6 +20,7 @@ from typing import Any
 import pytest
 from playwright.sync_api import Browser, Page
 
+from web.menu import choose_language
 from web_helpers import DESKTOP, PHONE, ROOT, Player, basra_server, post, shot
 
 pytestmark = pytest.mark.slow
@@ -253,7 +254,7 @@ def test_an_arena_from_the_list_to_the_podium(players: list[Player], browser: Br
         watcher.page.wait_for_timeout(100)
     assert sum(1 for m in watcher.received if m.get("type") == "tournament") > states
     watcher.page.wait_for_selector(watch)
-    watcher.page.select_option("#lang", "ar")
+    choose_language(watcher.page, "ar")
     watcher.page.wait_for_function("t => document.querySelector('#tour-standings-title')"
                                    "?.textContent === t", arg=ar["tournament.standings"])
     shot(watcher.page, "tournament-playing-ar", full_page=True)

@@ -14,6 +14,18 @@ import json
 import secrets
 import sys
 from collections.abc import Sequence
+from dataclasses import replace
+
+from rich.console import Console
+from rich.markup import escape
+from rich.progress import (
+    BarColumn,
+    MofNCompleteColumn,
+    TextColumn,
+    TimeElapsedColumn,
+    TimeRemainingColumn,
+)
+from rich.progress import Progress as RichProgress
 
 from basra.arena.games import (
     DEFAULT_ROUNDS,
@@ -21,13 +33,21 @@ from basra.arena.games import (
     GameResult,
     Mode,
     PlayerSpec,
+    Progress,
     parse_player,
     play_deals,
     play_game,
     read_openings,
     run_games,
 )
-from basra.arena.stats import ArenaReport, mean_interval, print_table, report, wilson
+from basra.arena.stats import (
+    ArenaReport,
+    deal_difference,
+    mean_interval,
+    print_table,
+    report,
+    wilson,
+)
 from basra.cliargs import OneLineParser, parse_or_status, seconds, whole_number
 from basra.engine_protocol.outside_bots import PLAY_TIMEOUT
 from basra.errors import BasraError
@@ -36,9 +56,46 @@ from basra.game.rules import MATCH_LENGTHS, find_variant
 from basra.game.seating import Seating
 
 
-def run(cfg: ArenaConfig, jobs: int = 1) -> ArenaReport:
-    """Play the arena and report it."""
-    return report(cfg, run_games(cfg, jobs))
+def run(cfg: ArenaConfig, jobs: int = 1, progress: Progress | None = None) -> ArenaReport:
+    """Play the arena and report it; interrupted (Ctrl-C), the report is over the deals
+    finished by then and says so (``partial``: the deals done and asked for)."""
+    played = run_games(cfg, jobs, progress)
+    if played.interrupted:
+        if not played.games:
+            raise KeyboardInterrupt
+        rep = report(replace(cfg, deals=played.deals), played.games)
+        rep["partial"] = {"deals_done": played.deals, "deals_asked": cfg.deals}
+        return rep
+    return report(cfg, played.games)
+
+
+class Bar:
+    """The progress bar on a terminal (standard error): deals done, the running A - B
+    difference a round with its 95% interval, and the time left."""
+
+    def __init__(self, cfg: ArenaConfig) -> None:
+        self.diffs: list[float] = []
+        self.bar = RichProgress(
+            TextColumn("[bold]basra arena[/]"), BarColumn(), MofNCompleteColumn(),
+            TextColumn("deals  {task.fields[diff]}"), TimeElapsedColumn(),
+            TextColumn("left"), TimeRemainingColumn(),
+            console=Console(stderr=True), transient=True)
+        self.task = self.bar.add_task("deals", total=cfg.deals, diff="A - B: …")
+
+    def __call__(self, games: list[GameResult]) -> None:
+        self.diffs.append(deal_difference(games))
+        shown = "A - B: …"
+        if len(self.diffs) >= 2:
+            x = mean_interval(self.diffs)
+            shown = f"A - B {x['mean']:+.2f} [{x['low']:+.2f}, {x['high']:+.2f}] a round"
+        self.bar.update(self.task, advance=1, diff=escape(shown))
+
+    def __enter__(self) -> Bar:
+        self.bar.start()
+        return self
+
+    def __exit__(self, *_: object) -> None:
+        self.bar.stop()
 
 
 def _player(text: str) -> PlayerSpec:
@@ -57,6 +114,8 @@ def build_parser() -> OneLineParser:
         epilog="PLAYER: random, easy, medium, hard, expert; hard/ITERATIONS, hard@SECONDS "
                "or hard/ITERATIONS@SECONDS (expert likewise) for a budget (no time cap "
                "unless @ is given); "
+               "oracle: perfect play that sees every hand and the stock (a yardstick, "
+               "the arena's alone); "
                "cmd:COMMAND for an external program speaking basra-engine/1.")
     parser.add_argument("--a", required=True, type=_player, metavar="PLAYER",
                         help="player A")
@@ -89,6 +148,12 @@ def build_parser() -> OneLineParser:
                         help=f"seconds an external program may take a play (default "
                              f"{PLAY_TIMEOUT:g})")
     parser.add_argument("--json", action="store_true", help="print one JSON object")
+    shown = parser.add_mutually_exclusive_group()
+    shown.add_argument("--progress", dest="progress", action="store_true",
+                       default=sys.stderr.isatty(),
+                       help="show a progress bar on standard error (default: on a terminal)")
+    shown.add_argument("--no-progress", dest="progress", action="store_false",
+                       help="no progress bar")
     return parser
 
 
@@ -126,7 +191,11 @@ def main(argv: Sequence[str] | None = None) -> int:
     except BasraError as exc:
         return parser.complain(str(exc))
     try:
-        rep = run(cfg, args.jobs)
+        if args.progress:
+            with Bar(cfg) as bar:
+                rep = run(cfg, args.jobs, bar)
+        else:
+            rep = run(cfg, args.jobs)
     except BasraError as exc:
         print(" ".join(str(exc).split()), file=sys.stderr)
         return 1
@@ -140,7 +209,12 @@ def main(argv: Sequence[str] | None = None) -> int:
     if args.json:
         print(json.dumps(rep))
     else:
-        print_table(cfg, rep)
+        print_table(replace(cfg, deals=rep["deals"]), rep)
+    partial = rep.get("partial")
+    if partial is not None:
+        print(f"basra arena: interrupted after {partial['deals_done']} of "
+              f"{partial['deals_asked']} deals: the figures are over those", file=sys.stderr)
+        return 130
     return 0
 
 

@@ -10,6 +10,8 @@ speaking basra-engine/1 (:mod:`basra.engine_protocol.outside_bots`):
   time cap, so the bot is deterministic given its seed and the arena reproducible (with a
   cap, results depend on the machine's speed and load, and so on ``--jobs``). Plain
   ``hard`` and ``expert`` are ``hard/1500`` and ``expert/3000``;
+- ``oracle``: perfect play that sees every hand and the stock (:mod:`basra.bots.oracle`),
+  the yardstick the other levels are measured by; only the arena has it;
 - ``cmd:COMMAND``: an external program, the command split like a shell would
   (``cmd:"python3 examples/random_bot.py"``). One process a side (a worker), reused from
   game to game and given a fresh ``seed`` option before each game when it announces one.
@@ -46,19 +48,20 @@ import hashlib
 import math
 import multiprocessing
 import shlex
+import signal
 import time
 from collections.abc import Callable, Sequence
-from concurrent.futures import Future, ProcessPoolExecutor
 from contextlib import ExitStack
 from dataclasses import dataclass
 from typing import Literal, NamedTuple
 
-from basra.bots import LEVELS, make_bot
+from basra.bots import LEVELS, ORACLE, make_bot
 from basra.bots.base import Bot, SearchBot
+from basra.bots.oracle import OracleBot
 from basra.engine_protocol.outside_bots import PLAY_TIMEOUT, ExternalBot
 from basra.errors import BasraError
 from basra.game.cards import parse_card
-from basra.game.engine import Play, check_deck
+from basra.game.engine import Play, Round, check_deck
 from basra.game.rules import MatchLength, Rules, find_variant
 from basra.game.seating import Seating
 from basra.game.shuffle import client_seed, shuffled_deck
@@ -113,9 +116,13 @@ def parse_player(text: str) -> PlayerSpec:
     head, _, cap_text = raw.partition("@")
     level, _, iter_text = head.partition("/")
     level = level.lower()
+    if level == ORACLE:
+        if head != level or "@" in raw:
+            raise ValueError(f"{text!r}: the oracle takes no budget")
+        return PlayerSpec(raw, level)
     if level not in LEVELS:
         raise ValueError(f"unknown player {text!r}: expected a level ({', '.join(LEVELS)}), "
-                         "LEVEL/ITERATIONS[@SECONDS] or cmd:COMMAND")
+                         f"{ORACLE}, LEVEL/ITERATIONS[@SECONDS] or cmd:COMMAND")
     if not issubclass(LEVELS[level], SearchBot) and (
             iter_text or cap_text or "/" in head or "@" in raw):
         raise ValueError(f"{text!r}: only a searching level (hard, expert) takes a budget "
@@ -145,7 +152,8 @@ class _Player:
         self.timeout = timeout
         self.external: ExternalBot | None = None
 
-    def for_game(self, seed: int) -> Bot:
+    def for_game(self, seed: int, truth: Callable[[], Round]) -> Bot | OracleBot:
+        """The game's player; ``truth`` gives the true round (only the oracle asks)."""
         spec = self.spec
         if spec.command is not None:
             if self.external is None:
@@ -154,6 +162,8 @@ class _Player:
                 self.external.set_option("seed", seed)
             return self.external
         assert spec.level is not None
+        if spec.level == ORACLE:
+            return OracleBot(seed, truth)
         if issubclass(LEVELS[spec.level], SearchBot):
             return make_bot(spec.level, seed, iterations=spec.iterations,
                             time_cap=spec.time_cap or 0)
@@ -296,8 +306,14 @@ def play_game(driver: MatchDriver, players: Sequence[Player], seeds: RoundSource
 def _play_game(cfg: ArenaConfig, deal: int, a_side: int, a: _Player, b: _Player
                ) -> GameResult:
     seating = cfg.seating
-    a_bot = a.for_game(cfg.bot_seed(deal, a_side, "a"))
-    b_bot = b.for_game(cfg.bot_seed(deal, a_side, "b"))
+    driver: MatchDriver | None = None
+
+    def truth() -> Round:  # what the oracle sees: the whole round
+        assert driver is not None and driver.match.round is not None
+        return driver.match.round
+
+    a_bot = a.for_game(cfg.bot_seed(deal, a_side, "a"), truth)
+    b_bot = b.for_game(cfg.bot_seed(deal, a_side, "b"), truth)
     a_times: list[float] = []
     b_times: list[float] = []
     a_deals: list[int] = []
@@ -334,39 +350,93 @@ def play_deals(cfg: ArenaConfig, deals: Sequence[int]) -> list[GameResult]:
                 for deal in deals for seating in range(cfg.sides)]
 
 
-def _task(cfg: ArenaConfig, deals: Sequence[int]) -> list[GameResult] | tuple[str, str]:
-    """A worker's task: the games, or the one-line failure and its code."""
+def _task(args: tuple[ArenaConfig, list[int]]
+          ) -> tuple[list[int], list[GameResult] | tuple[str, str]]:
+    """A worker's task: its deals and their games, or the one-line failure and its code."""
+    cfg, deals = args
     try:
-        return play_deals(cfg, deals)
+        return deals, play_deals(cfg, deals)
     except BasraError as exc:
-        return (" ".join(str(exc).split()), exc.code)
+        return deals, (" ".join(str(exc).split()), exc.code)
+
+
+def _quiet() -> None:
+    """A worker leaves Ctrl-C to the arena, which stops it (and keeps what is done)."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+
+
+CHUNK_MOST = 8
+"""Deals a worker plays in one task at most: the progress moves (and Ctrl-C keeps what
+was done) every few deals, even in a long run."""
 
 
 def _chunks(deals: int, jobs: int) -> list[list[int]]:
-    size = max(1, math.ceil(deals / (jobs * 4)))
+    size = max(1, min(CHUNK_MOST, math.ceil(deals / (jobs * 8))))
     return [list(range(i, min(i + size, deals))) for i in range(0, deals, size)]
 
 
-def run_games(cfg: ArenaConfig, jobs: int = 1) -> list[GameResult]:
-    """Every game, in deal and seating order, with ``jobs`` worker processes (1: here)."""
+Progress = Callable[[list[GameResult]], None]
+"""Told the games of each finished deal (all its seatings), as they finish."""
+
+
+@dataclass
+class Played:
+    """The games of the deals played so far, in deal and seating order; ``interrupted``
+    when Ctrl-C stopped the arena before every deal was played."""
+
+    games: list[GameResult]
+    interrupted: bool = False
+
+    @property
+    def deals(self) -> int:
+        return len({g.deal for g in self.games})
+
+
+def run_games(cfg: ArenaConfig, jobs: int = 1, progress: Progress | None = None) -> Played:
+    """Every game, in deal and seating order, with ``jobs`` worker processes (1: here);
+    ``progress`` is told each deal's games as they finish. Ctrl-C stops the arena: the
+    deals finished by then are kept (``interrupted``)."""
+    done: dict[int, list[GameResult]] = {}
+
+    def finished(games: list[GameResult]) -> None:
+        for game in games:
+            done.setdefault(game.deal, []).append(game)
+        if progress is not None:
+            for deal in sorted({g.deal for g in games}):
+                progress(done[deal])
+
+    def played(interrupted: bool = False) -> Played:
+        return Played([g for deal in sorted(done) for g in done[deal]], interrupted)
+
     if jobs <= 1 or cfg.deals <= 1:
-        return play_deals(cfg, range(cfg.deals))
-    context = multiprocessing.get_context("spawn")
-    results: list[GameResult] = []
-    with ProcessPoolExecutor(max_workers=jobs, mp_context=context) as pool:
-        futures: list[Future[list[GameResult] | tuple[str, str]]] = [
-            pool.submit(_task, cfg, chunk) for chunk in _chunks(cfg.deals, jobs)]
         try:
-            for future in futures:
-                done = future.result()
-                if isinstance(done, tuple):
-                    raise BasraError(done[0], done[1])
-                results.extend(done)
-        except BaseException:
-            for future in futures:
-                future.cancel()
-            raise
-    return results
+            for deal in range(cfg.deals):
+                finished(play_deals(cfg, [deal]))
+        except KeyboardInterrupt:
+            return played(interrupted=True)
+        return played()
+    context = multiprocessing.get_context("spawn")
+    try:
+        pool = context.Pool(jobs, initializer=_quiet)
+    except KeyboardInterrupt:  # before the workers were up
+        return played(interrupted=True)
+    try:
+        for _, answer in pool.imap_unordered(
+                _task, [(cfg, chunk) for chunk in _chunks(cfg.deals, jobs)]):
+            if isinstance(answer, tuple):
+                raise BasraError(answer[0], answer[1])
+            finished(answer)
+    except KeyboardInterrupt:
+        pool.terminate()
+        return played(interrupted=True)
+    except BaseException:
+        pool.terminate()
+        raise
+    else:
+        pool.close()
+    finally:
+        pool.join()
+    return played()
 
 
 __all__ = [
@@ -377,7 +447,9 @@ __all__ = [
     "ArenaError",
     "GameResult",
     "Mode",
+    "Played",
     "PlayerSpec",
+    "Progress",
     "RoundFigures",
     "Timed",
     "parse_player",

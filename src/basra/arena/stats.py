@@ -95,6 +95,8 @@ class ArenaReport(TypedDict):
     think_ms_by_deal: dict[str, list[DealThink]]
     """Per side, think time by the deal of the round (1 the first)."""
     length: NotRequired[str]
+    partial: NotRequired[dict[str, int]]
+    """Stopped by Ctrl-C: the deals finished (the figures' own) and the deals asked for."""
     """``"short"`` for shorter matches (RULES.md 6.5); absent for full ones."""
 
 
@@ -171,6 +173,11 @@ def _per_deal(games: list[GameResult], field: int) -> list[float]:
         per_round = math.fsum(float(r[field]) for r in g.rounds) / len(g.rounds)
         by_deal.setdefault(g.deal, []).append(per_round)
     return [math.fsum(v) / len(v) for _, v in sorted(by_deal.items())]
+
+
+def deal_difference(games: list[GameResult]) -> float:
+    """One deal's A - B points a round (its games' mean, as the report pairs them)."""
+    return _per_deal(games, 0)[0] - _per_deal(games, 1)[0]
 
 
 def report(cfg: ArenaConfig, games: list[GameResult]) -> ArenaReport:
@@ -289,6 +296,7 @@ __all__ = [
     "Sides",
     "Think",
     "Wins",
+    "deal_difference",
     "mean_interval",
     "percentile",
     "print_table",

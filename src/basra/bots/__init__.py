@@ -7,6 +7,8 @@
 
 from __future__ import annotations
 
+import argparse
+
 from basra.bots.base import Bot, SearchBot
 from basra.bots.easy import EasyBot
 from basra.bots.expert import DEFAULT_ITERATIONS as EXPERT_ITERATIONS
@@ -14,6 +16,8 @@ from basra.bots.expert import DEFAULT_TIME_CAP as EXPERT_TIME_CAP
 from basra.bots.expert import ExpertBot
 from basra.bots.hard import DEFAULT_ITERATIONS, DEFAULT_TIME_CAP, HardBot
 from basra.bots.medium import MediumBot
+from basra.bots.oracle import ARENA_ONLY
+from basra.bots.oracle import LEVEL as ORACLE
 from basra.bots.random_bot import RandomBot
 
 LEVELS: dict[str, type[Bot]] = {
@@ -31,6 +35,8 @@ def make_bot(level: str, seed: int | str | None = None, *, iterations: int | Non
     ``time_cap`` (seconds; 0 for none) set a searching bot's budget (hard, expert; each has
     its own default time cap); other levels answer at once."""
     cls = LEVELS.get(level)
+    if level == ORACLE:
+        raise ValueError(ARENA_ONLY)
     if cls is None:
         raise ValueError(f"unknown bot level {level!r} (known: {', '.join(LEVELS)})")
     if cls is HardBot:
@@ -48,4 +54,23 @@ def make_bot(level: str, seed: int | str | None = None, *, iterations: int | Non
     return cls(seed)
 
 
-__all__ = ["LEVELS", "Bot", "SearchBot", "make_bot"]
+def refuse_level(level: str) -> str | None:
+    """Why ``level`` cannot play here (a table, the engine, the terminal), or None when it
+    is one of :data:`LEVELS`: the oracle is the arena's alone."""
+    if level == ORACLE:
+        return ARENA_ONLY
+    if level not in LEVELS:
+        return f"unknown bot level {level!r} (known: {', '.join(LEVELS)})"
+    return None
+
+
+def level_argument(text: str) -> str:
+    """A command line's bot level (argparse's ``type``: its message is the refusal)."""
+    refused = refuse_level(text)
+    if refused is not None:
+        raise argparse.ArgumentTypeError(refused)
+    return text
+
+
+__all__ = ["ARENA_ONLY", "LEVELS", "ORACLE", "Bot", "SearchBot", "level_argument", "make_bot",
+           "refuse_level"]

@@ -46,9 +46,9 @@ from basra.bots.endgame import OutOfNodes, Solver, Utility, margin_utility
 from basra.bots.evaluate import card_count_value
 from basra.bots.match_value import MatchState
 from basra.bots.rollout import lookahead_playout, resample
-from basra.game.cards import cards_of
+from basra.game.cards import RANK, cards_of
 from basra.game.engine import Play, Round, play_unchecked
-from basra.game.rules import find_variant
+from basra.game.rules import Rules, find_variant
 from basra.game.views import SeatView
 
 DEFAULT_ITERATIONS = 3000
@@ -85,6 +85,10 @@ class ExpertBot(SearchBot):
         super().__init__(seed, iterations, time_cap)
         self.playouts: list[int] = []
         """After a search: how many playouts each legal play got."""
+        self.merge = False
+        """Whether a search values interchangeable plays once (:func:`interchangeable`):
+        what an analysis asks (:func:`basra.match.analysis.play_values`); a bot at a table
+        searches every play."""
 
     @property
     def worlds(self) -> int:
@@ -96,12 +100,7 @@ class ExpertBot(SearchBot):
         return values[best][0]
 
     def utility(self, view: SeatView, value: Value) -> Utility:
-        side = view.side
-        assert side is not None
-        if value == "margin":
-            return margin_utility(side)
-        return MatchState(view.variant, view.seats, view.teams, side, view.totals,
-                          view.sets, view.length).utility()
+        return view_utility(view, value)
 
     def values(self, view: SeatView, value: Value = "match") -> list[tuple[Play, float]]:
         """Every legal play with what the expert thinks it is worth to its side: the
@@ -176,34 +175,46 @@ class ExpertBot(SearchBot):
         trails the best by :data:`CLEAR_LEAD` standard errors of the paired difference is
         dropped, and the budget goes to the plays still close. Playouts look a play ahead
         (:func:`~basra.bots.rollout.lookahead_playout`) to the round's end or, in a
-        two-player round, to its last deal, which is solved exactly."""
+        two-player round, to its last deal, which is solved exactly. With :attr:`merge`,
+        interchangeable plays are searched as one (and the budget shrinks with them: the
+        same worlds for every play searched) and given the same value."""
         side, seat = view.side, view.seat
         assert side is not None and seat is not None
-        plays = list(view.legal)
+        rules = find_variant(view.variant)
+        legal = list(view.legal)
+        same = interchangeable(rules, legal) if self.merge else list(range(len(legal)))
+        plays = [legal[i] for i in sorted(set(same))]
         n = len(plays)
         rng = self.rng
-        rules = find_variant(view.variant)
         per_card = card_count_value(rules, view.sides)
         template = sample_round(view, rng)
         unseen = cards_of(view.unseen())
         per_deal = view.seats * rules.deal_size
         last_deal_at = rules.plays_per_round - per_deal
         exact_end = view.seats == 2 and view.stock_count <= 2 * per_deal
-        finish = _exact_finish(side, view.carry, utility, last_deal_at) if exact_end else None
-        score = _scorer(side, view.carry, utility)
+        finish = exact_finish(side, view.carry, utility, last_deal_at) if exact_end else None
+        score = _scorer(template, side, view.carry, utility)
         values: list[list[float]] = [[] for _ in range(n)]
         alive = list(range(n))
         gaps: dict[int, float] = {}
         budget = int(self.iterations * (FINISHED_SHARE if finish is not None else EARLY_SHARE))
+        # Plays valued once for interchangeable ones: the same worlds for each, fewer in all.
+        budget = budget * n // len(legal)
         spent = 0
         worlds = 0
-        while spent < budget and len(alive) > 1:
+        common = random.Random()
+        rand = common.random
+        # (One play left to search, when every legal play is interchangeable with it: its
+        # value is still wanted, so the budget is spent on it.)
+        while spent < budget and (len(alive) > 1 or n == 1):
             world = resample(template, seat, unseen, rng.random)
+            # Every play's playout in this world makes the same random choices: the one
+            # generator seeded alike before each.
             seed = rng.getrandbits(64)
             for k in alive:
                 card, take = plays[k]
                 after = play_unchecked(world, card, take)
-                rand = random.Random(seed).random
+                common.seed(seed)
                 if finish is not None:
                     value = finish(lookahead_playout(after, rand, ROLLOUT_EPSILON, per_card,
                                                      POWER_RESERVE, last_deal_at))
@@ -222,8 +233,39 @@ class ExpertBot(SearchBot):
         best = max(alive, key=lambda k: means[k])
         # A dropped play is worth the best play's value less the gap it trailed by when it
         # was dropped, so that it stays below every play still in the running.
-        return [(plays[j], means[j] if j in alive else means[best] - gaps.get(j, 0.0))
-                for j in range(n)]
+        found = [means[j] if j in alive else means[best] - gaps.get(j, 0.0) for j in range(n)]
+        if n == len(legal):
+            return list(zip(plays, found, strict=True))
+        self.playouts = [self.playouts[plays.index(legal[i])] for i in same]
+        return [(play, found[plays.index(legal[i])]) for play, i in zip(legal, same,
+                                                                         strict=True)]
+
+
+def view_utility(view: SeatView, value: Value = "match") -> Utility:
+    """What a finished round is worth to the view's side: its chance of winning the match
+    (``match``, :mod:`basra.bots.match_value`) or its round margin (``margin``)."""
+    side = view.side
+    assert side is not None
+    if value == "margin":
+        return margin_utility(side)
+    return MatchState(view.variant, view.seats, view.teams, side, view.totals,
+                      view.sets, view.length).utility()
+
+
+def interchangeable(rules: Rules, plays: list[Play]) -> list[int]:
+    """For each play, the index of the first play interchangeable with it (itself when
+    none is before it): the same take by two cards of the same rank that the rules cannot
+    tell apart (the same card points, both power cards with the same basra condition or
+    neither). Swapping the two cards' suits maps the game after one play onto the game
+    after the other, hidden cards and scoring included (both cards were in the seat's hand),
+    so both plays are worth exactly the same: the 3H or the 3S laid down, a plain 7 taking
+    a 7, but never the 7D for another 7, nor the 10D for another 10 where it scores."""
+    first: dict[tuple[object, ...], int] = {}
+    out = []
+    for i, (card, take) in enumerate(plays):
+        key = (RANK[card], rules.card_points[card], rules.power_basra_of(card), take)
+        out.append(first.setdefault(key, i))
+    return out
 
 
 def _still_close(alive: list[int], values: list[list[float]], worlds: int,
@@ -248,16 +290,18 @@ def _still_close(alive: list[int], values: list[list[float]], worlds: int,
     return keep
 
 
-def _scorer(side: int, carry: int, utility: Utility) -> Callable[[Round], float]:
-    """The value of a finished round (a playout's end)."""
+def _scorer(rnd: Round, side: int, carry: int, utility: Utility) -> Callable[[Round], float]:
+    """The value of a finished round (a playout's end from ``rnd``): one solver counts
+    every playout's points (its rules and carry are the round's)."""
+    counter = Solver(rnd, side, carry, utility)
+
     def score(final: Round) -> float:
-        points, carry_out = Solver(final, side, carry, utility).points(final.packed_piles,
-                                                                      final.packed_bonus)
+        points, carry_out = counter.points(final.packed_piles, final.packed_bonus)
         return utility(points, carry_out)
     return score
 
 
-def _exact_finish(side: int, carry: int, utility: Utility,
+def exact_finish(side: int, carry: int, utility: Utility,
                   last_deal_at: int) -> Callable[[Round], float]:
     """The value of a playout stopped where the last deal begins: that deal solved
     exactly (or the finished round's value, when the playout got further)."""

@@ -10,6 +10,8 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
+from basra.game.captures import max_card_unions, sum_sets
+from basra.game.cards import BELOW_VALUE, CardSet
 from basra.game.engine import Play, PlayLog, Round, advance, basra_points, collect_plays
 from basra.game.rules import Rules
 
@@ -58,7 +60,7 @@ def lookahead_playout(  # noqa: PLR0913 - a policy's knobs, compiled: no options
     return _playout(rnd, random, epsilon, per_card, power_reserve, until, True)
 
 
-def _playout(  # noqa: PLR0912, PLR0913, PLR0915 - the compiled hot loop, whole
+def _playout(  # noqa: PLR0912, PLR0913 - the compiled hot loop, whole
         rnd: Round, random: Callable[[], float], epsilon: float, per_card: float,
         power_reserve: float, until: int, ahead: bool) -> Round:
     """The one playout loop of both policies (``ahead``: the one-play lookahead)."""
@@ -73,7 +75,6 @@ def _playout(  # noqa: PLR0912, PLR0913, PLR0915 - the compiled hot loop, whole
     power = rules.power_cards
     stock_size = len(setup.stock)
     options: list[Play] = []
-    replies: list[Play] = []
     while played < end:
         options.clear()
         collect_plays(options, rules, hands >> shift[seat] & _FULL, floor)
@@ -104,16 +105,9 @@ def _playout(  # noqa: PLR0912, PLR0913, PLR0915 - the compiled hot loop, whole
                 else:
                     value = -1.0 - points_of[c] - (power_reserve if power >> c & 1 else 0.0)
                     after = floor | 1 << c
-                if next_hand:
-                    replies.clear()
-                    collect_plays(replies, rules, next_hand, after)
-                    top = 0.0
-                    for rc, rt in replies:
-                        if rt:
-                            v = _take_value(rules, points_of, per_card, rc, rt, after,
-                                            played + 2 == last_play)
-                            top = max(top, v)
-                    value -= sign * top
+                if next_hand and after:
+                    value -= sign * _best_reply(rules, points_of, per_card, next_hand, after,
+                                                played + 2 == last_play)
                 value += random() * 0.01
                 if value > best:
                     best = value
@@ -125,6 +119,43 @@ def _playout(  # noqa: PLR0912, PLR0913, PLR0915 - the compiled hot loop, whole
         seat = turn
     return _new(Round, (setup, dealt, hands, floor, piles, basras, bonus, seat, last_taker,
                         played, log, left))
+
+
+def _best_reply(  # noqa: PLR0913 - loose values: a native call in the hot loop
+        rules: Rules, points_of: tuple[int, ...], per_card: float, hand: CardSet,
+        floor: CardSet, last: bool) -> float:
+    """The best :func:`_take_value` of a take ``hand`` can make on ``floor`` (0 when none):
+    every take :func:`~basra.game.engine.collect_plays` would list, without listing them."""
+    top = 0.0
+    if not floor:
+        return top
+    table = rules.capture_table
+    one_set = rules.sum_sets == "one-set"
+    while hand:
+        low = hand & -hand
+        card = low.bit_length() - 1
+        hand ^= low
+        kind, rank_mask, value = table[card]
+        if kind == 0:
+            v = _take_value(rules, points_of, per_card, card, floor, floor, last)
+            top = max(top, v)
+            continue
+        matches = floor & rank_mask
+        if kind == 2:
+            candidates = floor & BELOW_VALUE[value]
+            if candidates & (candidates - 1):
+                found = sum_sets(candidates, value) if one_set else max_card_unions(
+                    candidates, value)
+                if found:
+                    for s in found:
+                        v = _take_value(rules, points_of, per_card, card, matches | s, floor,
+                                        last)
+                        top = max(top, v)
+                    continue
+        if matches:
+            v = _take_value(rules, points_of, per_card, card, matches, floor, last)
+            top = max(top, v)
+    return top
 
 
 def _take_value(  # noqa: PLR0913 - loose values: a native call in the hot loop

@@ -1,8 +1,10 @@
 """The ``basra`` command: ``replay``, ``shuffle``, ``verify`` (RECORDS.md), ``analyse``,
 ``bench``, and
-``serve``, ``bot-worker``, ``play``, ``engine``, ``arena`` (which hand their arguments to
-:mod:`basra.server.main`, :mod:`basra.workers.worker`, :mod:`basra.terminal.command`,
-:mod:`basra.bot_protocol` and :mod:`basra.arena.command`).
+``serve``, ``bot-worker``, ``play``, ``engine``, ``arena``, ``puzzles``, ``records``,
+``admin`` (which
+hand their arguments to :mod:`basra.server.main`, :mod:`basra.workers.worker`,
+:mod:`basra.terminal.command`, :mod:`basra.bot_protocol`, :mod:`basra.arena.command`,
+:mod:`basra.puzzles.command`, :mod:`basra.cli.records` and :mod:`basra.cli.admin`).
 
 A thin layer: parse the arguments, call the module that does the work, print the result.
 Every failure is one line on standard error, never a traceback: exit status 1 for a
@@ -181,6 +183,11 @@ FORWARDED = {
     "engine": ("basra.engine_protocol.command",
                "speak the basra-engine/1 protocol on stdin/stdout"),
     "arena": ("basra.arena.command", "measure two players against each other on duplicate deals"),
+    "puzzles": ("basra.puzzles.command", "mine, prove and show puzzles (last deals with one "
+                                         "best play)"),
+    "records": ("basra.cli.records", "write the server's finished matches as anonymised "
+                                     "record files"),
+    "admin": ("basra.cli.admin", "the operator's commands: grant NAME moderator, ..."),
 }
 """Subcommands whose arguments go, untouched, to the ``main`` of their own module."""
 

@@ -25,7 +25,7 @@ import contextlib
 import sys
 from collections.abc import Sequence
 
-from basra.bots import LEVELS
+from basra.bots import LEVELS, level_argument
 from basra.bots.hard import DEFAULT_ITERATIONS, DEFAULT_TIME_CAP
 from basra.cliargs import OneLineParser, parse_or_status, seconds, whole_number
 from basra.engine_protocol.messages import ERROR_CODES, PROTOCOL, encode
@@ -47,8 +47,9 @@ def build_parser() -> argparse.ArgumentParser:
         prog="basra engine",
         description=f"Speak {PROTOCOL} (docs/ENGINE_PROTOCOL.md) on standard input and "
                     "output: one JSON object a line in, one JSON object a line out.")
-    parser.add_argument("--level", choices=list(LEVELS), default=DEFAULT_LEVEL,
-                        help=f"the bot's level (default {DEFAULT_LEVEL})")
+    parser.add_argument("--level", type=level_argument, default=DEFAULT_LEVEL, metavar="LEVEL",
+                        help=f"the bot's level: {', '.join(LEVELS)} "
+                             f"(default {DEFAULT_LEVEL})")
     parser.add_argument("--iterations", type=whole_number(1), metavar="N",
                         help=f"hard, expert: search iterations per play (default "
                              f"{DEFAULT_ITERATIONS}; the expert plays at 3000 elsewhere)")

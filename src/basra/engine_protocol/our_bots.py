@@ -19,7 +19,7 @@ from dataclasses import dataclass
 from typing import IO, Any
 
 from basra import __version__
-from basra.bots import LEVELS, make_bot
+from basra.bots import ARENA_ONLY, LEVELS, ORACLE, make_bot
 from basra.bots.base import Bot
 from basra.bots.hard import DEFAULT_ITERATIONS, DEFAULT_TIME_CAP
 from basra.engine_protocol.messages import (
@@ -100,6 +100,8 @@ def _check_option(name: object, value: object) -> object:
         known = ", ".join(_OPTION_BY_NAME)
         raise _Refusal(UNKNOWN_OPTION, f"unknown option {name[:40]!r} (known: {known})")
     if spec.kind == "choice":
+        if name == "level" and value == ORACLE:
+            raise _Refusal(BAD_OPTION, ARENA_ONLY)
         if value not in spec.choices:
             raise _Refusal(BAD_OPTION, f"{name} must be one of {', '.join(spec.choices)}, "
                                        f"got {short(value)}")

@@ -27,12 +27,15 @@ from basra.server.cluster.pools import RedisQueue
 from basra.server.cluster.social import RedisRelay
 from basra.server.cluster.tournaments import LeasedLeadership, RedisAudience
 from basra.server.config import Settings
+from basra.server.fairplay.service import FairPlay
 from basra.server.gc_pacing import GcPacer
 from basra.server.http.deps import Guards, Services, services
 from basra.server.http.headers import SecurityHeaders
 from basra.server.http.routes import ROUTERS
 from basra.server.http.routes.pages import WEB_DIR, mount_web, wants_html
 from basra.server.http.routes.replays import MAX_RECORD_BYTES
+from basra.server.identity.names import friendly_name
+from basra.server.learning.puzzles import Puzzles
 from basra.server.limits import BodyLimit
 from basra.server.lobby.tables import Lobby
 from basra.server.social.push import Pusher, vapid_key
@@ -83,6 +86,11 @@ async def lifespan(app: FastAPI) -> AsyncIterator[None]:
     log.info("server ready: %d live tables restored, on %s%s", restored, metrics.loop_name(),
              f", cluster node {cluster.node}" if cluster else "")
     held.store, held.lobby, held.tournaments, held.social = store, lobby, tournaments, social
+    held.puzzles = Puzzles(store)
+    fairplay = FairPlay(store, social.notifier.notify, friendly_name,
+                        signed_out=lambda player_id: lobby.sign_out(player_id, forget=True))
+    lobby.analyses.on_done.append(fairplay.analysed)
+    held.fairplay = fairplay
     try:
         yield
     finally:

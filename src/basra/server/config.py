@@ -58,6 +58,14 @@ class Limits:
     view_burst: int = 60
     """Profiles and leaderboards one address may ask for (a burst, then this many a
     minute): public, and each costs a few queries."""
+    puzzles_per_minute: float = 120.0
+    puzzle_burst: int = 60
+    """Puzzle requests (a puzzle, a play judged, a hint, a solution, a streak) per address
+    and per player."""
+    reports_per_minute: float = 2.0
+    report_burst: int = 10
+    """Reports one address, and one player, may file (a burst, then this many a minute;
+    a player files at most 20 a day besides)."""
     invites_per_minute: float = 10.0
     invite_burst: int = 20
     """Invite codes one address may look up (opening ``/join/CODE``, joining by code): a
@@ -91,7 +99,8 @@ class Limits:
                    sign_in_attempts_per_minute=big, sign_in_attempt_burst=big,
                    views_per_minute=big, view_burst=big, rebuilds_per_minute=big,
                    rebuild_burst=big, http_connections_per_address=0,
-                   invites_per_minute=big, invite_burst=big)
+                   invites_per_minute=big, invite_burst=big, puzzles_per_minute=big,
+                   puzzle_burst=big)
 
 
 @dataclass(frozen=True, slots=True)
@@ -197,6 +206,10 @@ class Settings:
     """The least time between two quick phrases or reactions of one seat
     (:mod:`basra.server.wire.sayings`)."""
     analysis_iterations: int = 300
+    assist_analysis: bool = True
+    """Analyse every rated match in the background (behind every analysis a player asked
+    for) for the engine-assistance statistic (docs/MODERATION.md); ``basra serve
+    --no-assist-analysis`` turns it off."""
     """The expert's budget for each play when it analyses a finished match
     (:mod:`basra.server.reads.analyses`): ``basra analyse --iterations`` gives the same."""
     presence_grace_seconds: float = 5.0

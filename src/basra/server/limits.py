@@ -117,6 +117,25 @@ class AddressLimit:
             raise RateLimited.too_many(what or self.what, wait)
 
 
+class AddressAndPlayerLimit:
+    """One kind of action limited per client address and, with a session, per player too
+    (a player on many addresses, or many players on one, are each held to it)."""
+
+    def __init__(self, what: str, per_minute: float, burst: int) -> None:
+        self.what = what
+        self.addresses = AddressBuckets(per_minute, burst)
+        self.players = AddressBuckets(per_minute, burst)
+
+    def check(self, scope: Scope, what: str | None = None, player_id: str | None = None
+              ) -> None:
+        """Take one for the scope's client address and for ``player_id`` if given."""
+        wait = self.addresses.take(address_key(client_address(scope)))
+        if wait is None and player_id is not None:
+            wait = self.players.take(player_id)
+        if wait is not None:
+            raise RateLimited.too_many(what or self.what, wait)
+
+
 class SocketCounts:
     """Open websockets per client address."""
 

@@ -103,6 +103,10 @@ def build_parser() -> argparse.ArgumentParser:
                         metavar="N", help="the expert's budget for each play of a match it "
                         "analyses (default 300; basra analyse --iterations N --seed 0 "
                         "gives the same analysis)")
+    parser.add_argument("--no-assist-analysis", action="store_true",
+                        help="do not analyse every rated match in the background (the "
+                             "engine-assistance flag then sees only matches players asked "
+                             "to analyse)")
     parser.add_argument("--no-limits", action="store_true",
                         help="no per-address limits (load tests on loopback only)")
     parser.add_argument("--open-rated", action="store_true",
@@ -145,6 +149,7 @@ def settings_from(args: argparse.Namespace) -> Settings:
                     fresh_proof_seconds=args.fresh_proof,
                     saying_gap_seconds=args.saying_gap,
                     analysis_iterations=args.analysis_iterations,
+                    assist_analysis=not args.no_assist_analysis,
                     passkey_origins=tuple(args.passkey_origin),
                     rated_rules=RatedRules.open() if args.open_rated else RatedRules(),
                     tournament_schedule=schedule_file(args.tournament_schedule),

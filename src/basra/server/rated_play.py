@@ -7,7 +7,8 @@ when, at its end:
 - **both sides played**: each player made a play of their own, the match saw at least
   ``least_rounds`` whole round(s) and lasted ``least_seconds`` from its table's opening
   (else it is **aborted**: ``"aborted": true`` in the result);
-- **both players may play rated**: an account at least ``account_age`` old that has
+- **both players may play rated**: not banned from rated play by a moderator, an account
+  at least ``account_age`` old that has
   finished ``first_games`` matches (against anyone, bots too), and that did not abort
   ``aborts_per_day`` rated matches in the last 24 hours;
 - **no pair is farming**: each two players on opposite sides have finished fewer than
@@ -52,6 +53,8 @@ async def not_eligible(store: Store, players: Sequence[str], now: datetime,
         if player is None or not player.account:
             return "a player's account is gone"
         name = player.nickname
+        if (await store.standing(player_id)).rated_ban:
+            return f"{name} is banned from rated play"
         if now - player.created_at < rules.account_age:
             return f"{name}'s account is new: rated play opens after a day"
         record = await store.play_record(player_id, now - DAY)

@@ -544,3 +544,160 @@ class PushRow:
     p256dh: str
     auth: str
     created_at: datetime
+
+
+@dataclass(frozen=True, slots=True)
+class GlickoRow:
+    """A Glicko-2 rating as stored: the rating, its deviation and volatility."""
+
+    rating: float
+    deviation: float
+    volatility: float
+
+
+@dataclass(frozen=True, slots=True)
+class PuzzlePlayerRow:
+    """A player's puzzle rating and counts (issue 29)."""
+
+    player_id: str
+    glicko: GlickoRow
+    played: int
+    solved: int
+    best_streak: int
+
+
+@dataclass(frozen=True, slots=True)
+class PuzzleRatingRow:
+    """A puzzle's own rating once tried (issue 29)."""
+
+    puzzle_id: str
+    glicko: GlickoRow
+    played: int
+    solved: int
+
+
+@dataclass(frozen=True, slots=True)
+class PuzzleAttemptRow:
+    """A player's first meeting with a puzzle: how it was served (``rated``, ``daily``:
+    rated; ``practice``: not) and how the first try ended (``solved``, ``failed``; None
+    while open)."""
+
+    player_id: str
+    puzzle_id: str
+    mode: str
+    served_at: datetime
+    result: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class PuzzleRated:
+    """A first try settled and rated: the player's rating before and after, and the
+    puzzle's after."""
+
+    before: GlickoRow
+    after: GlickoRow
+    puzzle: GlickoRow
+
+
+REPORT_REASONS = ("cheating", "leaving", "name", "phrases", "other")
+"""Why a player is reported (issue 31): playing with help, leaving matches, an offensive
+name, harassment by phrases, something else (the note says)."""
+ReportStatus = Literal["open", "dismissed", "actioned"]
+
+
+@dataclass(frozen=True, slots=True)
+class ReportRow:
+    """A report of a player, by a player (``reporter_id``) or by the server itself (None:
+    an assistance flag, the statistic in ``detail``)."""
+
+    id: str
+    reporter_id: str | None
+    player_id: str
+    reason: str
+    note: str
+    status: ReportStatus
+    created_at: datetime
+    table_id: str | None = None
+    resolved_at: datetime | None = None
+    resolved_by: str | None = None
+    outcome: str | None = None
+    """The action taken on it (``warn``, ``ban``, ...), or None (dismissed or open)."""
+    detail: dict[str, Any] | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class ModLogRow:
+    """One moderator's action, as the append-only log keeps it (names as they were)."""
+
+    at: datetime
+    moderator_id: str
+    moderator_name: str
+    player_id: str
+    player_name: str
+    action: str
+    reason: str
+    report_id: str | None = None
+    detail: dict[str, Any] | None = None
+    id: int = 0
+    """Given by the store as the row is appended (0 before)."""
+
+
+@dataclass(frozen=True, slots=True)
+class StandingRow:
+    """A player's standing with the site: a role the operator gave, and what moderators
+    decided. The default is a player in good standing."""
+
+    player_id: str
+    role: str | None = None
+    muted: bool = False
+    rated_ban: bool = False
+    rename: bool = False
+    warnings: int = 0
+
+
+@dataclass(frozen=True, slots=True)
+class StandingChange:
+    """What a moderator (or the operator) changes in a player's standing: each field left
+    None is kept as it is; ``warn`` adds one warning."""
+
+    role: str | None = None
+    clear_role: bool = False
+    muted: bool | None = None
+    rated_ban: bool | None = None
+    rename: bool | None = None
+    warn: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class RefundRow:
+    """Rating points given back to a player for what they lost to a banned one: per
+    variant, over how many matches, and the rating after."""
+
+    victim_id: str
+    variant: str
+    points: float
+    matches: int
+    rating: float
+
+
+@dataclass(frozen=True, slots=True)
+class Resolution:
+    """How a moderator closed reports: ``dismissed`` or ``actioned`` (with the action)."""
+
+    status: ReportStatus
+    by: str
+    at: datetime
+    outcome: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class AssistGameRow:
+    """One player's rated match as the expert's analysis saw it (:mod:`basra.match.assist`'s
+    per-game summary) and their rating before it."""
+
+    player_id: str
+    table_id: str
+    variant: str
+    at: datetime
+    rating: float
+    summary: dict[str, Any]

@@ -205,6 +205,13 @@ class MemoryTableStore:
         live = [kept.row for kept in self._tables.values() if kept.row.status in LIVE]
         return [row.id for row in sorted(live, key=lambda row: (row.created_at, row.id))]
 
+    async def finished_tables(self, variant: str, seats: int, limit: int) -> list[str]:
+        done = [kept.row for kept in self._tables.values()
+                if kept.row.status == "finished" and kept.row.variant == variant
+                and kept.row.seats == seats]
+        done.sort(key=lambda row: (-(row.finished_at or row.created_at).timestamp(), row.id))
+        return [row.id for row in done[:limit]]
+
     async def load(self, table_id: str) -> TableLog | None:
         found = self._tables.get(table_id)
         if found is None:

@@ -26,14 +26,17 @@ from typing import Any, Protocol
 from basra.store.base import (
     AccountRow,
     AnalysisRow,
+    AssistGameRow,
     ChallengePolicy,
     ChallengeRow,
     EntrantRow,
     EntrantStatus,
     GameChallengeRow,
     GameChallengeStatus,
+    GlickoRow,
     HistoryRow,
     LeaderRow,
+    ModLogRow,
     NotificationRow,
     PairingRow,
     PasskeyRow,
@@ -42,11 +45,21 @@ from basra.store.base import (
     PlayRecord,
     PlayRow,
     PushRow,
+    PuzzleAttemptRow,
+    PuzzlePlayerRow,
+    PuzzleRated,
+    PuzzleRatingRow,
     RatedGame,
     RatingPoint,
     RatingRow,
+    RefundRow,
+    ReportRow,
+    ReportStatus,
+    Resolution,
     SeatRow,
     SessionRow,
+    StandingChange,
+    StandingRow,
     TableLog,
     TableRow,
     TableStatus,
@@ -84,6 +97,10 @@ class TableStore(Protocol):
 
     async def live_tables(self) -> list[str]:
         """Ids of tables waiting or playing: the ones to rebuild after a restart."""
+
+    async def finished_tables(self, variant: str, seats: int, limit: int) -> list[str]:
+        """Ids of the newest finished tables of ``variant`` with ``seats`` seats (at most
+        ``limit``), newest first: what ``basra records`` exports."""
 
     async def load(self, table_id: str) -> TableLog | None:
         """The table with its seats, rounds and plays (in order)."""
@@ -344,6 +361,12 @@ class SocialStore(Protocol):
 
     async def set_challenge_policy(self, player_id: str, policy: ChallengePolicy) -> None: ...
 
+    async def player_prefs(self, player_id: str) -> dict[str, Any] | None:
+        """The account's browser settings as last saved (issue 30), or None if never."""
+
+    async def set_player_prefs(self, player_id: str, prefs: dict[str, Any]) -> None:
+        """Keep the account's browser settings (the whole object, replacing the last)."""
+
     # challenges between players
     async def add_game_challenge(self, challenge: GameChallengeRow) -> None: ...
 
@@ -394,6 +417,129 @@ class SocialStore(Protocol):
         """Accounts whose username starts with ``prefix`` (any case), by username."""
 
 
+class LearningStore(Protocol):
+    """Learning (issue 29): the lessons a player finished, puzzle ratings of players and of
+    puzzles, and each player's first try at each puzzle."""
+
+    async def lessons_done(self, player_id: str) -> dict[str, datetime]:
+        """The lessons the player finished, with when."""
+
+    async def finish_lesson(self, player_id: str, lesson: str, at: datetime) -> bool:
+        """Mark a lesson finished (whether it is new)."""
+
+    async def puzzle_player(self, player_id: str) -> PuzzlePlayerRow | None:
+        """The player's puzzle rating (None: never rated)."""
+
+    async def puzzle_rating(self, puzzle_id: str) -> PuzzleRatingRow | None:
+        """A puzzle's rating (None: never tried; it has the rating it ships with)."""
+
+    async def puzzle_ratings(self) -> list[PuzzleRatingRow]:
+        """Every tried puzzle's rating (read once as a node starts)."""
+
+    async def attempted_puzzles(self, player_id: str) -> set[str]:
+        """The puzzles the player has met (served or tried)."""
+
+    async def open_puzzles(self, player_id: str) -> list[PuzzleAttemptRow]:
+        """The player's first tries of puzzles served rated (``rated``, ``daily``) still
+        open, the oldest first."""
+
+    async def serve_puzzle(self, attempt: PuzzleAttemptRow) -> PuzzleAttemptRow:
+        """Keep that a puzzle was served to a player, unless they met it before: the row
+        as it stands (the earlier one, if any)."""
+
+    async def settle_puzzle(self, player_id: str, puzzle_id: str, solved: bool,
+                            shipped: GlickoRow, at: datetime) -> PuzzleRated | None:
+        """End the player's first try at a puzzle. Rated (:func:`basra.ratings.rate_game`
+        on both ratings as stored at that moment, in the same transaction, the puzzle's
+        being ``shipped`` before anyone tried it) only when the puzzle was served to them
+        rated and the try is still open: whoever settles it first, on any node. A puzzle
+        they never met is kept as met in practice. None when nothing was rated."""
+
+    async def best_streak(self, player_id: str, streak: int, at: datetime) -> int:
+        """Raise the player's best streak to ``streak`` if higher: the best now."""
+
+
+class ModerationStore(Protocol):
+    """Fair play (issue 31): reports, the moderators' log, players' standing, the matches
+    they left (written by :meth:`TableStore.finish_table` from the result's ``left``),
+    the expert's summaries of their rated matches, the words no name may hold."""
+
+    async def add_report(self, report: ReportRow) -> None: ...
+
+    async def report(self, report_id: str) -> ReportRow | None: ...
+
+    async def reports(self, status: ReportStatus | None = "open", limit: int = 50,
+                      player_id: str | None = None,
+                      reporter_id: str | None = None) -> list[ReportRow]:
+        """Reports, newest first: of one status (None: every status), about one player or
+        by one reporter when given."""
+
+    async def open_report_count(self, most: int) -> int:
+        """How many reports wait for a moderator, counted up to ``most`` (a bounded
+        read however many wait)."""
+
+    async def resolve_reports(self, player_id: str, resolution: Resolution,
+                              report_id: str | None = None) -> int:
+        """Close the open reports about a player (only ``report_id`` when given): how many
+        were closed."""
+
+    async def append_mod_log(self, entry: ModLogRow) -> int:
+        """Append an action to the log (never changed after): its id."""
+
+    async def mod_log(self, player_id: str | None = None, limit: int = 100,
+                      before: int | None = None) -> list[ModLogRow]:
+        """The log, newest first (one player's when given; older than ``before``)."""
+
+    async def standing(self, player_id: str) -> StandingRow:
+        """The player's standing (a player in good standing when nothing was decided)."""
+
+    async def change_standing(self, player_id: str, change: StandingChange) -> StandingRow:
+        """Change the player's standing in one statement (two moderators at once each keep
+        their change; warnings add up): the standing after."""
+
+    async def moderators(self) -> list[str]:
+        """The ids of the players with the moderator role."""
+
+    async def players_by_id(self, player_ids: Collection[str]) -> dict[str, PlayerRow]:
+        """The players of these ids that exist, in one read (a queue's names)."""
+
+    async def leaves(self, player_id: str, since: datetime) -> list[datetime]:
+        """When the player left matches since ``since``, oldest first."""
+
+    async def completion(self, player_id: str) -> tuple[int, int]:
+        """The player's finished matches (as a seated person) and how many of them they
+        left."""
+
+    async def add_assist_game(self, game: AssistGameRow) -> None:
+        """A rated match's summary for one player, as the expert's analysis saw it (once a
+        match: written again, it is replaced)."""
+
+    async def assist_games(self, player_id: str, limit: int) -> list[tuple[float, dict[str, Any]]]:
+        """The player's newest summaries (their rating before the match, the summary),
+        newest first."""
+
+    async def refund_losses(self, player_id: str, since: datetime, at: datetime
+                            ) -> list[RefundRow]:
+        """Give each opponent (any seat on another side) of the player's rated matches
+        finished since ``since`` back the rating points they lost in them, per variant, in
+        one transaction: each (match, opponent) is refunded once ever (a ledger keeps them,
+        so a second ban, or two at once, refunds only what was not refunded yet)."""
+
+    async def set_names(self, player_id: str, username: str | None, nickname: str) -> None:
+        """A new display name, and for an account a new username (None: it keeps its own):
+        a forced rename, or the name the player chose after one. Raises
+        :class:`~basra.store.base.UsernameTaken` or :class:`~basra.store.base.UsernameLookalike`
+        as claiming does."""
+
+    async def name_words(self) -> list[str]:
+        """The words moderators added to the names' list."""
+
+    async def add_name_word(self, word: str, by: str, at: datetime) -> bool:
+        """Add a word (whether it was new)."""
+
+    async def remove_name_word(self, word: str) -> bool: ...
+
+
 class Lifecycle(Protocol):
     """Opening and closing the store, and asking whether it answers."""
 
@@ -407,6 +553,7 @@ class Lifecycle(Protocol):
 
 
 class Store(TableStore, IdentityStore, RatingStore, AnalysisStore, HistoryStore,
-            TournamentStore, SocialStore, Lifecycle, Protocol):
+            TournamentStore, SocialStore, LearningStore, ModerationStore, Lifecycle,
+            Protocol):
     """The server's durable storage, every port at once: what the composition root holds.
     Every method commits before it returns."""

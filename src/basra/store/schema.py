@@ -337,10 +337,12 @@ player_settings = Table(
     "player_settings", metadata,
     player_id(),
     Column("challenges", Text, nullable=False),
+    Column("prefs", json_type(), nullable=True),
     PrimaryKeyConstraint("player_id"),
     CheckConstraint("challenges IN ('anyone', 'friends', 'nobody')", name="challenges"),
 )
-"""A player's social settings (0009): who may challenge them (no row: anyone)."""
+"""A player's settings: who may challenge them (0009; no row: anyone), and an account's
+browser settings (0011, ``prefs``: the /settings page's object; null until first saved)."""
 
 game_challenges = Table(
     "game_challenges", metadata,
@@ -381,3 +383,128 @@ push_subscriptions = Table(
     Index(None, "player_id"),
 )
 """Web Push subscriptions (0009): where a player's browsers take pushes, opted in."""
+
+lesson_progress = Table(
+    "lesson_progress", metadata,
+    player_id(),
+    *required(lesson=Text, done_at=UtcDateTime),
+    PrimaryKeyConstraint("player_id", "lesson"),
+)
+"""The lessons a player finished (0010): one row a lesson, when it was first finished."""
+
+puzzle_players = Table(
+    "puzzle_players", metadata,
+    player_id(),
+    *required(rating=Float, deviation=Float, volatility=Float, played=Integer, solved=Integer,
+              best_streak=Integer, updated_at=UtcDateTime),
+    PrimaryKeyConstraint("player_id"),
+)
+"""A player's puzzle rating (0010): Glicko-2 as the match ratings, over puzzles."""
+
+puzzle_ratings = Table(
+    "puzzle_ratings", metadata,
+    Column("puzzle_id", Text, nullable=False),
+    *required(rating=Float, deviation=Float, volatility=Float, played=Integer, solved=Integer),
+    PrimaryKeyConstraint("puzzle_id"),
+)
+"""A puzzle's own rating (0010), once someone has tried it (before: the rating it ships
+with)."""
+
+puzzle_attempts = Table(
+    "puzzle_attempts", metadata,
+    player_id(),
+    *required(puzzle_id=Text, mode=Text, served_at=UtcDateTime),
+    *optional(result=Text, finished_at=UtcDateTime),
+    PrimaryKeyConstraint("player_id", "puzzle_id"),
+    CheckConstraint("mode IN ('rated', 'daily', 'practice')", name="mode"),
+    CheckConstraint("result IN ('solved', 'failed')", name="result"),
+)
+"""A player's first meeting with a puzzle (0010): how the server served it (``rated`` and
+``daily`` are rated; ``practice``, a streak's or a puzzle opened by its link, is not), and
+how the first try ended (NULL while it is open). A puzzle rates a player once."""
+
+reports = Table(
+    "reports", metadata,
+    Column("id", Text, nullable=False),
+    # None: raised by the server itself (the expert's statistic: an assistance flag)
+    Column("reporter_id", Text, ForeignKey("players.id", ondelete="SET NULL"), nullable=True),
+    player_id(),
+    *required(reason=Text, note=Text, status=Text, created_at=UtcDateTime),
+    *optional(table_id=Text, resolved_at=UtcDateTime, resolved_by=Text, outcome=Text,
+              detail=json_type()),
+    PrimaryKeyConstraint("id"),
+    CheckConstraint("reason IN ('cheating', 'leaving', 'name', 'phrases', 'other')",
+                    name="reason"),
+    CheckConstraint("status IN ('open', 'dismissed', 'actioned')", name="status"),
+    Index(None, "status", "created_at"),
+    Index(None, "player_id", "created_at"),
+    Index(None, "reporter_id", "created_at"),
+)
+"""Reports of a player (0012), by a player or by the server (an assistance flag: no
+``reporter_id``, the statistic in ``detail``); ``open`` until a moderator dismisses it or
+acts on it (``outcome``: the action taken)."""
+
+mod_log = Table(
+    "mod_log", metadata,
+    Column("id", Integer, nullable=False, autoincrement=True),
+    *required(at=UtcDateTime, moderator_id=Text, moderator_name=Text, player_id=Text,
+              player_name=Text, action=Text, reason=Text),
+    *optional(report_id=Text, detail=json_type()),
+    PrimaryKeyConstraint("id"),
+    Index(None, "player_id", "id"),
+)
+"""Every moderator's action (0012), appended and never changed: who, when, to whom, what and
+why. No foreign keys: the log outlives the accounts it names (their names as they were)."""
+
+sanctions = Table(
+    "sanctions", metadata,
+    player_id(),
+    Column("role", Text, nullable=True),  # 'moderator'
+    Column("muted", Boolean, nullable=False, server_default=false()),
+    Column("rated_ban", Boolean, nullable=False, server_default=false()),
+    Column("rename", Boolean, nullable=False, server_default=false()),
+    Column("warnings", Integer, nullable=False, server_default="0"),
+    Column("updated_at", UtcDateTime, nullable=False),
+    PrimaryKeyConstraint("player_id"),
+    CheckConstraint("role IN ('moderator')", name="role"),
+)
+"""A player's standing with the site (0012): a role the operator gave, and what moderators
+decided (phrases muted, banned from rated play and tournaments, a new name required, how
+many warnings). No row: a player in good standing."""
+
+leaves = Table(
+    "leaves", metadata,
+    player_id(),
+    *required(table_id=Text, at=UtcDateTime),
+    PrimaryKeyConstraint("player_id", "table_id"),
+    Index(None, "player_id", "at"),
+)
+"""Matches a player left (0012): their seat was played by its bot at the end, the player
+gone past the grace period and never back; written with the match's result."""
+
+assist_games = Table(
+    "assist_games", metadata,
+    player_id(),
+    *required(table_id=Text, variant=Text, at=UtcDateTime, rating=Float, summary=json_type()),
+    PrimaryKeyConstraint("player_id", "table_id"),
+    Index(None, "player_id", "at"),
+)
+"""A player's rated matches as the expert's analysis saw them (0012): the per-game summary
+of :mod:`basra.match.assist` and the player's rating before the match."""
+
+refunds = Table(
+    "refunds", metadata,
+    *required(player_id=Text, table_id=Text, victim_id=Text, variant=Text, points=Float,
+              at=UtcDateTime),
+    PrimaryKeyConstraint("player_id", "table_id", "victim_id"),
+)
+"""The ledger of refunds (0012): the points a banned player's (``player_id``) opponent
+(``victim_id``) got back for one rated match; each once ever. No foreign keys: kept as
+the log is."""
+
+name_words = Table(
+    "name_words", metadata,
+    *required(word=Text, added_by=Text, added_at=UtcDateTime),
+    PrimaryKeyConstraint("word"),
+)
+"""Words moderators added to the shipped list of words no name may hold (0012)."""

@@ -23,7 +23,7 @@ from __future__ import annotations
 
 from rich.console import Console
 
-from basra.bots import LEVELS
+from basra.bots import LEVELS, level_argument
 from basra.cliargs import OneLineParser, parse_or_status
 from basra.errors import BasraError
 from basra.game.rulebook import short_matches
@@ -45,7 +45,7 @@ def build_parser() -> OneLineParser:
                         metavar="L",
                         help="full (default: the variant's own target) or short: a shorter "
                         f"match ({short_matches()})")
-    parser.add_argument("--bot", default="medium", choices=list(LEVELS), metavar="LEVEL",
+    parser.add_argument("--bot", default="medium", type=level_argument, metavar="LEVEL",
                         help=f"the bots' level: {', '.join(LEVELS)} (default medium)")
     parser.add_argument("--players", type=int, default=2, metavar="N",
                         help="players at the table, you included (default 2)")

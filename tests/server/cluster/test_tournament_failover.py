@@ -30,10 +30,12 @@ def alive(nodes: list[ServeProcess]) -> list[ServeProcess]:
     return [n for n in nodes if n.proc is not None and n.proc.poll() is None]
 
 
-async def take_part(guest: Guest, tournament: str, nodes: list[ServeProcess],
+async def take_part(guest: Guest, entrant: str, tournament: str, nodes: list[ServeProcess],
                     stop: asyncio.Event, rng: random.Random) -> int:
     """Keep the event's page open on some live node (reopening it on another when its
-    node dies) and play every table it is paired to; how many tables it played."""
+    node dies) and play every table it is paired to, as the browser finds it: told
+    ``paired``, or in the event's first message to a page (re)opened after the pairing was
+    told; how many tables it played."""
     tables: asyncio.Queue[str] = asyncio.Queue()
     ring = itertools.cycle(nodes)
 
@@ -50,6 +52,10 @@ async def take_part(guest: Guest, tournament: str, nodes: list[ServeProcess],
                         message = json.loads(raw)
                         if message["type"] == "paired":
                             await tables.put(message["table"])
+                        elif message["type"] == "tournament":
+                            for pairing in message["playing"]:
+                                if entrant in pairing["entrants"]:
+                                    await tables.put(pairing["table"])
             except (ConnectionClosed, OSError, InvalidHandshake):
                 pass
             await asyncio.sleep(0.2)
@@ -97,15 +103,17 @@ def test_an_arena_survives_the_sigkill_of_the_node_directing_it(tmp_path: Path) 
                 tid = event["id"]
                 guests = [await new_guest(nodes[i % 3].base, http, f"Player {i}")
                           for i in range(PLAYERS)]
+                entrants = []
                 for i, guest in enumerate(guests):
                     r = await http.post(f"{nodes[i % 3].base}/api/tournaments/{tid}/join",
                                         headers=guest.headers, json={})
                     assert r.status_code == 200, r.text
+                    entrants.append(r.json()["entrant"])
                 stop = asyncio.Event()
                 rng = random.Random(27)
-                tasks = [asyncio.create_task(take_part(g, tid, nodes, stop,
+                tasks = [asyncio.create_task(take_part(g, e, tid, nodes, stop,
                                                        random.Random(rng.random())))
-                         for g in guests]
+                         for g, e in zip(guests, entrants, strict=True)]
                 try:
                     await until_status(nodes[1].base, http, tid, "running", 30)
                     await asyncio.sleep(15)  # a few waves in

@@ -118,7 +118,10 @@ def test_a_guest_claims_an_account_and_signs_in_elsewhere(backend: Backend) -> N
         before = (await me(base, http, amira.token)).json()
         assert before == {"id": amira.player_id, "nickname": "Amira", "username": None,
                           "account": False, "has_password": False, "passkeys": 0,
-                          "ratings": {}}
+                          "ratings": {},
+                          "standing": {"role": None, "muted": False, "rated_ban": False,
+                                       "rename": False, "warnings": 0},
+                          "leaver": {"left": 0, "wait_until": None, "message": None}}
         claimed = await claim(base, http, amira, "Amira_77")
         assert claimed == {**before, "username": "Amira_77", "account": True,
                            "has_password": True}

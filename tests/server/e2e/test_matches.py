@@ -208,6 +208,10 @@ def test_guests_health_and_bad_requests(backend: Backend) -> None:
         r = await http.post(f"{base}/api/tables/bot", headers=amira.headers,
                             json={"variant": "arabic101", "players": 4})
         assert r.status_code == 400 and r.json()["error"]["code"] == "table/bad_options"
+        r = await http.post(f"{base}/api/tables/bot", headers=amira.headers,
+                            json={"bot_level": "oracle"})  # the arena's yardstick alone
+        assert (r.status_code, r.json()["error"]["code"]) == (400, "table/bad_options")
+        assert "yardstick for `basra arena`" in r.json()["error"]["message"]
         r = await http.post(f"{base}/api/tables/join", headers=amira.headers,
                             json={"invite_code": "NOPE1234"})
         assert r.status_code == 404

@@ -59,6 +59,12 @@ async def quick_pair(base: str, http: httpx.AsyncClient, first: Guest, second: G
         http.get(f"{base}/api/quick-match/{ticket}?wait=10", headers=guest.headers)
         for guest, ticket in zip((first, second), tickets, strict=True)))
     got = [a.json() for a in answers]
+    for i, guest in enumerate((first, second)):  # (paired as the other's wait ran out)
+        for _ in range(2):
+            if got[i]["status"] != "waiting":
+                break
+            got[i] = (await http.get(f"{base}/api/quick-match/{tickets[i]}?wait=10",
+                                     headers=guest.headers)).json()
     assert got[0]["status"] == got[1]["status"] == "matched", got
     assert got[0]["table"] == got[1]["table"]
     return got[0]
@@ -84,6 +90,26 @@ async def each_plays_once(amira: Guest, omar: Guest) -> None:
         mine = await player.until(player.my_turn, 15)
         await player.play_legal(0)
         await amira.until(lambda s, v=mine["version"]: s["version"] > v)
+
+
+async def a_resigned_rated_match(base: str, http: httpx.AsyncClient
+                                 ) -> tuple[Guest, Guest, str, dict[str, Any]]:
+    """Accounts Amira and Omar at a rated private table: each plays once, then Amira
+    resigns; both, the table and Omar's final state."""
+    amira = await account(base, http, "Amira")
+    omar = await account(base, http, "Omar")
+    table_id, code = await private_table(base, http, amira, rated=True)
+    await join(base, http, omar, code)
+    await amira.connect(table_id)
+    await omar.connect(table_id)
+    try:
+        await each_plays_once(amira, omar)
+        await amira.send({"type": "resign"})
+        final = await omar.until(lambda s: s["table"]["status"] == "finished")
+    finally:
+        await amira.close()
+        await omar.close()
+    return amira, omar, table_id, final
 
 
 def expected(result: dict[str, Any]) -> tuple[Rating, Rating]:
@@ -185,19 +211,7 @@ def test_a_rated_private_table_resigned_before_both_played_is_aborted(
 def test_a_resigned_rated_match_after_both_played_is_lost_and_rated(
         backend: Backend) -> None:
     async def scenario(base: str, http: httpx.AsyncClient) -> None:
-        amira = await account(base, http, "Amira")
-        omar = await account(base, http, "Omar")
-        table_id, code = await private_table(base, http, amira, rated=True)
-        await join(base, http, omar, code)
-        await amira.connect(table_id)
-        await omar.connect(table_id)
-        try:
-            await each_plays_once(amira, omar)
-            await amira.send({"type": "resign"})
-            final = await omar.until(lambda s: s["table"]["status"] == "finished")
-        finally:
-            await amira.close()
-            await omar.close()
+        _, omar, _, final = await a_resigned_rated_match(base, http)
         result = final["table"]["result"]
         assert result["winner"] == 1 and result["resigned"] == 0
         assert "aborted" not in result

@@ -86,6 +86,9 @@ def test_a_player_back_within_the_grace_period_never_sees_their_bot() -> None:
         amira = Client(table, "amira", plays=True, seed="blip")
         badr = Client(table, "badr", plays=True, seed="blip")
         back = Client(table, "amira", plays=True, seed="blip")
+        # Amira stops as she reads the second play (not at a poll later: on a busy machine
+        # the two could otherwise play the whole match before the test looked).
+        amira.stop_when = lambda s: in_play(s) and len(s["view"]["plays"]) >= 2
         try:
             await amira.attach()
             await badr.attach()

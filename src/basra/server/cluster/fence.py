@@ -59,6 +59,9 @@ class FencedTables:
     async def live_tables(self) -> list[str]:
         return await self.inner.live_tables()
 
+    async def finished_tables(self, variant: str, seats: int, limit: int) -> list[str]:
+        return await self.inner.finished_tables(variant, seats, limit)
+
     async def load(self, table_id: str) -> base.TableLog | None:
         return await self.inner.load(table_id)
 

@@ -11,18 +11,21 @@ import time
 from collections import OrderedDict
 from collections.abc import AsyncIterator
 from dataclasses import dataclass, field
-from typing import Annotated
+from typing import Annotated, Any
 
 from fastapi import Depends, Header, WebSocket
 from redis.asyncio import Redis
 from starlette.requests import HTTPConnection
 
 from basra.server.config import Limits, Settings
-from basra.server.identity.accounts import SignInLimiter
+from basra.server.fairplay.service import FairPlay
+from basra.server.identity.accounts import SignInLimiter, me_json
 from basra.server.identity.guests import token_hash
 from basra.server.identity.hashing import Hashing
 from basra.server.identity.sessions import require_proof
+from basra.server.learning.puzzles import Puzzles
 from basra.server.limits import (
+    AddressAndPlayerLimit,
     AddressBuckets,
     AddressLimit,
     SocketCounts,
@@ -106,6 +109,10 @@ class Guards:
     rebuilds: AddressLimit = field(default_factory=lambda: _rebuilds(Limits()))
     """Answers about a table that left memory and is not kept rebuilt (its info, record,
     replay or last state: each rebuilds it from the store), per address."""
+    puzzles: AddressAndPlayerLimit = field(default_factory=lambda: _puzzles(Limits()))
+    """Puzzle requests, per address and per player."""
+    reports: AddressAndPlayerLimit = field(default_factory=lambda: _reports(Limits()))
+    """Reports filed (each a stored row), per address and per player."""
 
     @classmethod
     def of(cls, settings: Settings) -> Guards:
@@ -116,7 +123,7 @@ class Guards:
                    _sign_ins(limits), _challenges(limits),
                    AddressBuckets(limits.exports_per_minute, 1), asyncio.Semaphore(1),
                    _views(limits), _invites(limits), _messages(limits), Hashing(),
-                   SessionTouches(), _rebuilds(limits))
+                   SessionTouches(), _rebuilds(limits), _puzzles(limits), _reports(limits))
 
 
 def _sign_ins(limits: Limits) -> SignInLimiter:
@@ -144,6 +151,15 @@ def _rebuilds(limits: Limits) -> AddressLimit:
                         limits.rebuild_burst)
 
 
+def _puzzles(limits: Limits) -> AddressAndPlayerLimit:
+    return AddressAndPlayerLimit("puzzle requests", limits.puzzles_per_minute,
+                                 limits.puzzle_burst)
+
+
+def _reports(limits: Limits) -> AddressAndPlayerLimit:
+    return AddressAndPlayerLimit("reports", limits.reports_per_minute, limits.report_burst)
+
+
 def _challenges(limits: Limits) -> AddressLimit:
     return AddressLimit("passkey requests", limits.tables_per_minute, limits.table_burst)
 
@@ -160,6 +176,8 @@ class Services:
     social: Social | None = None
     redis: Redis | None = None
     """Cluster mode's Redis client (None in one process on its own)."""
+    puzzles: Puzzles | None = None
+    fairplay: FairPlay | None = None
 
 
 def services(conn: HTTPConnection) -> Services:
@@ -204,6 +222,27 @@ async def _social(conn: HTTPConnection) -> Social:
 
 
 SocialDep = Annotated[Social, Depends(_social)]
+
+
+def get_fairplay(conn: HTTPConnection) -> FairPlay:
+    fairplay = services(conn).fairplay
+    assert fairplay is not None, "fair play opens with the app's lifespan"
+    return fairplay
+
+
+async def _fairplay(conn: HTTPConnection) -> FairPlay:
+    return get_fairplay(conn)
+
+
+FairPlayDep = Annotated[FairPlay, Depends(_fairplay)]
+
+
+async def me_out(conn: HTTPConnection, player: PlayerRow) -> dict[str, Any]:
+    """Who the player is, as ``GET /api/me`` and every sign-in answer it: the account and
+    ratings (:func:`~basra.server.identity.accounts.me_json`), the standing and leaver
+    state (:meth:`~basra.server.fairplay.service.FairPlay.me_json`)."""
+    return {**await me_json(get_store(conn), player),
+            **await get_fairplay(conn).me_json(player)}
 
 
 @contextlib.asynccontextmanager

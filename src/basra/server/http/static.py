@@ -25,8 +25,8 @@ REVALIDATE = "no-cache"
 IMPORT = re.compile(r"""^\s*(?:import|export)\s[^;]*?from\s+["'](\.{1,2}/[^"']+)["']""",
                     re.MULTILINE)
 """A static ``import ... from "./x.js"`` (or ``export ... from``) of a module."""
-SHELL_EXTRA = ("css/base.css", "css/lobby.css", "css/message.css", "img/icon.svg",
-               "img/icon-192.png", "i18n/en.json")
+SHELL_EXTRA = ("css/base.css", "css/lobby.css", "css/themes.css", "css/message.css",
+               "img/icon.svg", "img/icon-192.png", "i18n/en.json")
 """What the first page and the offline page need besides the entry module's imports."""
 
 

@@ -13,7 +13,7 @@ from dataclasses import dataclass, replace
 from datetime import UTC, datetime
 from typing import Any
 
-from basra.bots import LEVELS
+from basra.bots import refuse_level
 from basra.errors import BasraError
 from basra.game.rules import MATCH_LENGTHS, find_variant
 from basra.ratings import Rating
@@ -100,6 +100,8 @@ class Lobby:
         self.pairer: asyncio.Task[None] | None = None
         self.signed_in = SignedIn()
         """The open sockets of each session (closed when it ends: :meth:`sign_out`)."""
+        self.background: set[asyncio.Task[bool]] = set()
+        """Rated matches being queued for their background analysis."""
         self.on_ended: list[Callable[[TableRow], None]] = []
         """Told when a table of this process ends (finished or given up): the tournaments
         count its result at once."""
@@ -239,9 +241,9 @@ class Lobby:
             rules.check_seating(options.players, options.teams)
         except BasraError as exc:  # the variant's or seating's own code names no option
             raise LobbyError(exc.message, "table/bad_options") from None
-        if options.bot_level not in LEVELS:
-            raise LobbyError(f"unknown bot level {options.bot_level!r} "
-                             f"(known: {', '.join(LEVELS)})", "table/bad_options")
+        refused = refuse_level(options.bot_level)
+        if refused is not None:
+            raise LobbyError(refused, "table/bad_options")
         if options.clock_seconds is not None and not 5 <= options.clock_seconds <= 600:
             raise LobbyError("a turn clock is 5 to 600 seconds", "table/bad_options")
         if options.length not in MATCH_LENGTHS:
@@ -296,6 +298,16 @@ class Lobby:
     def _ended(self, row: TableRow) -> None:
         for listener in self.on_ended:
             listener(row)
+        result = row.result or {}
+        table = self.tables.get(row.id)
+        if (self.settings.assist_analysis and row.status == "finished"
+                and result.get("ratings") and table is not None):
+            # Every rated match is analysed in the background, behind every analysis a
+            # player asked for: the engine-assistance statistic reads it.
+            record = table.flow.export_record()
+            task = asyncio.create_task(self.analyses.background(row.id, record))
+            self.background.add(task)
+            task.add_done_callback(self.background.discard)
 
     async def tournament_table(self, players: list[PlayerRow], table_id: str,
                                tournament_id: str, options: TableOptions) -> None:
@@ -378,8 +390,9 @@ class Lobby:
 
     async def fill_bot(self, player: PlayerRow, table_id: str, seat: int | None,
                        level: str) -> int:
-        if level not in LEVELS:
-            raise LobbyError(f"unknown bot level {level!r}", "table/bad_options")
+        refused = refuse_level(level)
+        if refused is not None:
+            raise LobbyError(refused, "table/bad_options")
         table = await self.live(table_id) if len(table_id) <= 64 else None
         if table is None:
             raise LobbyError("no such table", "table/not_found")

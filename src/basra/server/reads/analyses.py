@@ -19,6 +19,7 @@ import contextlib
 import logging
 import time
 from collections import OrderedDict
+from collections.abc import Awaitable, Callable
 from datetime import UTC, datetime, timedelta
 from typing import TYPE_CHECKING, Any
 
@@ -47,6 +48,11 @@ here at once; one more is refused (``analysis/too_many``). The queue takes asker
 an asker's second analysis waits behind everyone's first."""
 
 
+BACKGROUND_MOST = 200
+"""Rated matches waiting here to be analysed in the background (the engine-assistance
+statistic, docs/MODERATION.md); more are not queued (logged)."""
+
+
 FAILED_MESSAGE = "the expert could not finish this analysis: ask again"
 CACHED = 64
 """Done analyses kept encoded (a done analysis never changes)."""
@@ -68,6 +74,11 @@ class Analyses:
         self.task: asyncio.Task[None] | None = None
         self.done: OrderedDict[str, bytes] = OrderedDict()
         """Done analyses' answers, encoded."""
+        self.background_ids: set[str] = set()
+        """The queued analyses nobody asked for (rated matches, for the assistance
+        statistic): they wait behind every asked one."""
+        self.on_done: list[Callable[[str, dict[str, Any]], Awaitable[None]]] = []
+        """Told each analysis this process finished (the table, the document)."""
 
     async def status(self, table_id: str) -> dict[str, Any] | bytes:
         """``none``, ``queued`` (with its ``position``), ``running`` (``done`` of
@@ -98,17 +109,35 @@ class Analyses:
             return {"status": "none"}
         return {"status": "running", "done": None, "total": None}  # on another node
 
+    async def document(self, table_id: str) -> dict[str, Any] | None:
+        """The match's analysis (basra-analysis/1) once it is done, else None."""
+        row = await self.store.analysis(table_id)
+        if row is None or row.status != "done":
+            return None
+        return row.analysis
+
     async def request(self, table_id: str, record: MatchRecord,
                       asker: str = "") -> dict[str, Any] | bytes:
         """Analyse a finished match unless it is done, or under way here or elsewhere
         (``asker``: who asks, a player's id or an address, for their share)."""
         known = await self.status(table_id)
+        item = next((q for q in self.queue[1:] if q[0] == table_id), None)
+        if item is not None and table_id in self.background_ids:
+            # Waiting in the background: someone asks for it now, so it goes in turn.
+            if asker and self._held_by(asker) >= PER_ASKER:
+                raise ApiError(f"you have {PER_ASKER} matches with the expert already: ask "
+                               "again once one is done", "analysis/too_many")
+            self.queue.remove(item)
+            self.background_ids.discard(table_id)
+            self.askers[table_id] = asker
+            self._insert(item)
+            return await self.status(table_id)
         if isinstance(known, bytes) or known["status"] in ("queued", "running"):
             return known
         if asker and self._held_by(asker) >= PER_ASKER:
             raise ApiError(f"you have {PER_ASKER} matches with the expert already: ask "
                            "again once one is done", "analysis/too_many")
-        if len(self.queue) >= QUEUE_MOST:
+        if len(self.queue) - len(self.background_ids) >= QUEUE_MOST:
             raise ApiError("the expert has too many matches to analyse: ask again in a few "
                            "minutes", "analysis/busy")
         claim = await self.store.claim_analysis(table_id, self.iterations, SEED,
@@ -116,9 +145,36 @@ class Analyses:
         if claim is not None:
             self.askers[table_id] = asker
             self._insert((table_id, claim, record))
+            if self.queue[0][0] == table_id:
+                # First in line: it runs now, so its answer counts the plays at once.
+                rounds = getattr(record, "rounds", ())  # a test's stand-in has none
+                self.progress[table_id] = (0, sum(len(r.plays) for r in rounds))
         if self.queue and (self.task is None or self.task.done()):
             self.task = asyncio.create_task(self._run(), name="analyses")
         return await self.status(table_id)
+
+    async def background(self, table_id: str, record: MatchRecord) -> bool:
+        """Queue a rated match's analysis nobody asked for, behind every asked one (at most
+        :data:`BACKGROUND_MOST` wait); whether it was queued."""
+        if len(self.background_ids) >= BACKGROUND_MOST:
+            log.warning("analysis of %s not queued: %d rated matches wait already",
+                        table_id, len(self.background_ids))
+            return False
+        if any(queued == table_id for queued, _, _ in self.queue):
+            return False
+        claim = await self.store.claim_analysis(table_id, self.iterations, SEED,
+                                                stale_before())
+        if claim is None:
+            return False
+        self.background_ids.add(table_id)
+        self.queue.append((table_id, claim, record))
+        if self.task is None or self.task.done():
+            self.task = asyncio.create_task(self._run(), name="analyses")
+        return True
+
+    def waiting_behind(self, table_id: str) -> bool:
+        """Whether the match waits in the background (nobody asked for it yet)."""
+        return table_id in self.background_ids
 
     def _held_by(self, asker: str) -> int:
         return sum(1 for table_id, _, _ in self.queue if self.askers.get(table_id) == asker)
@@ -133,8 +189,10 @@ class Analyses:
         mine = self.askers.get(item[0], "")
         rank = self._held_by(mine)  # the running one counts: it is its asker's turn
         ahead = {self.askers.get(self.queue[0][0], ""): 1}
-        at = len(self.queue)
-        for index in range(1, len(self.queue)):
+        # Asked analyses go before every background one (except one running already).
+        at = next((i for i in range(1, len(self.queue))
+                   if self.queue[i][0] in self.background_ids), len(self.queue))
+        for index in range(1, at):
             other = self.askers.get(self.queue[index][0], "")
             if ahead.get(other, 0) > rank:
                 at = index
@@ -152,6 +210,7 @@ class Analyses:
                     log.warning("analysis of %s: another node took it over", table_id)
                 elif document is not None:
                     log.info("match %s analysed", table_id)
+                    await self._tell(table_id, document)
             except asyncio.CancelledError:
                 raise
             except Exception:  # the row says it failed (the log says why); the queue goes on
@@ -163,6 +222,14 @@ class Analyses:
                 self.progress.pop(table_id, None)
                 self.queue.pop(0)
                 self.askers.pop(table_id, None)
+                self.background_ids.discard(table_id)
+
+    async def _tell(self, table_id: str, document: dict[str, Any]) -> None:
+        for listener in self.on_done:
+            try:
+                await listener(table_id, document)
+            except Exception:  # a listener's fault never stops the queue
+                log.exception("a listener of the analysis of %s failed", table_id)
 
     async def _analyse(self, table_id: str, claim: str,
                        record: MatchRecord) -> dict[str, Any] | None:
@@ -210,6 +277,7 @@ class Analyses:
                 else:
                     self.queue = [q for q in self.queue if q[0] != table_id]
                     self.askers.pop(table_id, None)
+                    self.background_ids.discard(table_id)
         return running
 
     async def close(self) -> None:

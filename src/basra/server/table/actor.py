@@ -361,6 +361,7 @@ class Table:
         async def read() -> None:
             try:
                 seat.deaf_to = await standing.avoided(player_id)
+                seat.muted = await standing.muted(player_id)
             except Exception:  # the store away: phrases reach them meanwhile
                 log.warning("table %s: the blocks of seat %d could not be read",
                             self.row.id, seat.number)

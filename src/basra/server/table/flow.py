@@ -380,6 +380,13 @@ class TableFlow:
         absent = [s.number for s in self.seats if s.human and not s.arrived]
         if absent:  # a bot played their seat from the start: they never came
             result["absent"] = absent
+        left = [s.number for s in self.seats
+                if s.human and s.arrived and s.takeover and not s.connected
+                and any(a["reason"] == "dropped" for a in s.away)]
+        if left and sum(1 for s in self.seats if s.human) >= 2:
+            # Gone past the grace period and never back, their bot playing for them: they
+            # left people (a game against bots left is nobody's loss, and not counted).
+            result["left"] = left
         rated = self.rated_game(match, resigned)
         rules = self.settings.rated_rules
         now = datetime.now(UTC)

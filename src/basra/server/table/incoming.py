@@ -106,6 +106,8 @@ class Answers:
         if seat is None or not seat.human:
             raise SayingRefused("spectators watch in silence: only the players may say "
                                 "something", "say/not_seated")
+        if seat.muted:
+            raise SayingRefused("a moderator muted your phrases", "say/muted")
         count = seat.sayings.take(time.monotonic(), flow.settings.saying_gap_seconds)
         text = encode(Said(seat.number, count, message.kind, message.what))
         deaf = {conn for other in flow.seats if seat.player_id in other.deaf_to

@@ -68,6 +68,8 @@ class Seat:
     deaf_to: frozenset[str] = frozenset()
     """The players whose phrases never reach this seat's connections (blocks, both
     ways: issue 28)."""
+    muted: bool = False
+    """A moderator muted the seat's player: their phrases are refused (issue 31)."""
 
     @property
     def human(self) -> bool:

@@ -1,7 +1,7 @@
 """What a table reads beyond its own record: each player's rating, to show at a rated
 table, whether a result between two players may be rated
-(:mod:`basra.server.rated_play`), and whom a player blocks (their phrases are not
-delivered). A port of the table's actor, so that the table's own
+(:mod:`basra.server.rated_play`), whom a player blocks (their phrases are not delivered)
+and whether a moderator muted a player. A port of the table's actor, so that the table's own
 record (:class:`~basra.store.ports.TableStore`) stays the only store it writes."""
 
 from __future__ import annotations
@@ -31,6 +31,9 @@ class Standing(Protocol):
         """The players the player blocks or is blocked by: their phrases never reach the
         player's seat."""
 
+    async def muted(self, player_id: str) -> bool:
+        """Whether a moderator muted the player's phrases (issue 31)."""
+
 
 class StoredStanding:
     """The players' standing as the store keeps it."""
@@ -53,3 +56,6 @@ class StoredStanding:
 
     async def avoided(self, player_id: str) -> frozenset[str]:
         return frozenset(await self.store.blocked_ids(player_id))
+
+    async def muted(self, player_id: str) -> bool:
+        return (await self.store.standing(player_id)).muted

@@ -12,7 +12,7 @@ One implementation in SQLAlchemy Core for both back ends, in two layers:
   engine: :class:`SqlTables` (:mod:`.tables`), :class:`SqlIdentity` (:mod:`.identity`),
   :class:`SqlRatings` (:mod:`.ratings`), :class:`SqlAnalyses` (:mod:`.analyses`),
   :class:`SqlHistory` (:mod:`.history`), :class:`SqlTournaments` (:mod:`.tournaments`),
-  :class:`SqlSocial` (:mod:`.social`);
+  :class:`SqlSocial` (:mod:`.social`), :class:`SqlLearning` (:mod:`.learning`);
   :mod:`.rows` turns records into column values and rows back into records for all of
   them.
 
@@ -42,6 +42,8 @@ from basra.store.sql.engine import (
 )
 from basra.store.sql.history import SqlHistory
 from basra.store.sql.identity import SqlIdentity
+from basra.store.sql.learning import SqlLearning
+from basra.store.sql.moderation import SqlModeration
 from basra.store.sql.ratings import SqlRatings
 from basra.store.sql.social import SqlSocial
 from basra.store.sql.tables import SqlTables
@@ -55,6 +57,8 @@ __all__ = [
     "SqlEngine",
     "SqlHistory",
     "SqlIdentity",
+    "SqlLearning",
+    "SqlModeration",
     "SqlPort",
     "SqlRatings",
     "SqlSocial",
@@ -69,7 +73,7 @@ __all__ = [
 
 
 class SqlStore(SqlTables, SqlIdentity, SqlRatings, SqlAnalyses, SqlHistory, SqlTournaments,
-               SqlSocial):
+               SqlSocial, SqlLearning, SqlModeration):
     """The :class:`~basra.store.ports.Store` on SQLite or PostgreSQL: every port over one
     :class:`SqlEngine` (see the package's docstring)."""
 

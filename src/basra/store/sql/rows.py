@@ -11,7 +11,10 @@ from dataclasses import fields
 from typing import Any
 
 from sqlalchemy import Select, select
-from sqlalchemy.engine import Row
+from sqlalchemy.dialects.postgresql import insert as pg_insert
+from sqlalchemy.dialects.sqlite import insert as sqlite_insert
+from sqlalchemy.engine import Connection, Row
+from sqlalchemy.sql.schema import Table
 
 from basra.store.base import (
     PasskeyRow,
@@ -141,3 +144,10 @@ def play_row(row: Row[Any]) -> PlayRow:
                    seat=row.seat,
                    card=row.card, take=tuple(row.take.split()), by_bot=row.by_bot,
                    created_at=row.created_at)
+
+
+def insert_new(connection: Connection, table: Table, **values: Any) -> bool:
+    """Insert the row unless its key is there already: whether it was new."""
+    maker = pg_insert if connection.dialect.name == "postgresql" else sqlite_insert
+    done = connection.execute(maker(table).values(**values).on_conflict_do_nothing())
+    return bool(done.rowcount)

@@ -15,11 +15,8 @@ from datetime import datetime
 from typing import Any
 
 from sqlalchemy import and_, bindparam, delete, func, or_, select, update
-from sqlalchemy.dialects.postgresql import insert as pg_insert
-from sqlalchemy.dialects.sqlite import insert as sqlite_insert
 from sqlalchemy.engine import Connection, Row
 from sqlalchemy.sql import Select
-from sqlalchemy.sql.schema import Table
 
 from basra.store.base import (
     CHALLENGE_POLICIES,
@@ -45,7 +42,7 @@ from basra.store.schema import (
     tables,
 )
 from basra.store.sql.engine import SqlPort, now
-from basra.store.sql.rows import seat_row, seats_query, table_row
+from basra.store.sql.rows import insert_new, seat_row, seats_query, table_row
 
 NOTIFICATIONS_KEPT = 100
 """A player's newest notifications kept; older ones go."""
@@ -56,13 +53,6 @@ FOLLOWING_IDS = select(follows.c.followee_id).where(
     follows.c.follower_id == bindparam("player"))
 UNREAD = select(func.count()).select_from(notifications).where(
     notifications.c.player_id == bindparam("player"), notifications.c.read_at.is_(None))
-
-
-def insert_new(connection: Connection, table: Table, **values: Any) -> bool:
-    """Insert the row unless its key is there already: whether it was new."""
-    maker = pg_insert if connection.dialect.name == "postgresql" else sqlite_insert
-    done = connection.execute(maker(table).values(**values).on_conflict_do_nothing())
-    return bool(done.rowcount)
 
 
 def _people(query: Select[Any]) -> Select[Any]:
@@ -178,6 +168,28 @@ class SqlSocial(SqlPort):
                            challenges=policy)
 
         await self.sql.batched("set challenge policy", op)
+
+    async def player_prefs(self, player_id: str) -> dict[str, Any] | None:
+        row = await self.sql.first(select(player_settings.c.prefs).where(
+            player_settings.c.player_id == player_id))
+        found = None if row is None else row[0]
+        return dict(found) if isinstance(found, dict) else None
+
+    async def set_player_prefs(self, player_id: str, prefs: dict[str, Any]) -> None:
+        kept = dict(prefs)
+
+        def op(connection: Connection) -> None:
+            done = connection.execute(update(player_settings).where(
+                player_settings.c.player_id == player_id).values(prefs=kept))
+            # No row yet: who may challenge them stays the default (anyone); a row made
+            # meanwhile (another node) takes the update instead.
+            if not done.rowcount and not insert_new(
+                    connection, player_settings, player_id=player_id, challenges="anyone",
+                    prefs=kept):
+                connection.execute(update(player_settings).where(
+                    player_settings.c.player_id == player_id).values(prefs=kept))
+
+        await self.sql.batched("set player prefs", op)
 
     # ------------------------------------------------------------------ challenges
 

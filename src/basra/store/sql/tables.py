@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from datetime import datetime
 from typing import Any
 
 from sqlalchemy import bindparam, delete, insert, select, update
@@ -18,10 +19,11 @@ from basra.store.base import (
     TableRow,
     TableStatus,
 )
-from basra.store.schema import plays, rounds, table_seats, tables
+from basra.store.schema import leaves, plays, rounds, table_seats, tables
 from basra.store.sql.engine import SqlPort, now
 from basra.store.sql.ratings import rate
 from basra.store.sql.rows import (
+    insert_new,
     play_row,
     play_values,
     round_row,
@@ -47,6 +49,21 @@ ROUND_SEED = select(rounds.c.client_seed).where(_ROUND)
 _SEAT = ((table_seats.c.table_id == bindparam("b_table"))
          & (table_seats.c.seat == bindparam("b_seat")))
 DELETE_SEAT = delete(table_seats).where(_SEAT)
+
+
+def record_leaves(connection: Connection, table_id: str, result: dict[str, Any],
+                  at: datetime) -> None:
+    """The players of the seats the result says were left (``left``: seat numbers played
+    by their bots at the end, their players gone and never back) are written as leavers,
+    in the finishing transaction (a match is left once: a second write is a no-op)."""
+    left = [seat for seat in result.get("left") or () if isinstance(seat, int)]
+    if not left:
+        return
+    rows = connection.execute(select(table_seats.c.player_id).where(
+        table_seats.c.table_id == table_id, table_seats.c.seat.in_(left),
+        table_seats.c.player_id.is_not(None))).all()
+    for row in rows:
+        insert_new(connection, leaves, player_id=row.player_id, table_id=table_id, at=at)
 
 
 class SqlTables(SqlPort):
@@ -83,9 +100,17 @@ class SqlTables(SqlPort):
             # A rated table whose result was not rated (``unrated``: its players may not
             # play rated now) is kept as the casual match it was.
             unrated = {"rated": False} if result.get("unrated") else {}
-            await self._update_table(table_id, status="finished", result=result,
-                                     finished_at=now(), **unrated)
-            return result
+
+            def casual(connection: Connection) -> dict[str, Any]:
+                finished = now()
+                done = connection.execute(update(tables).where(tables.c.id == table_id).values(
+                    status="finished", result=result, finished_at=finished, **unrated))
+                if done.rowcount == 0:
+                    raise StoreError(f"no table {table_id}")
+                record_leaves(connection, table_id, result, finished)
+                return result
+
+            return await self.sql.batched(f"finish table {table_id}", casual)
 
         def op(connection: Connection) -> dict[str, Any]:
             before = (connection.execute(
@@ -102,6 +127,7 @@ class SqlTables(SqlPort):
                     status="finished", result=stored, finished_at=finished))
             if done.rowcount == 0:
                 raise StoreError(f"no table {table_id}")
+            record_leaves(connection, table_id, result, finished)
             return stored
 
         return await self.sql.batched(f"finish rated table {table_id}", op)
@@ -127,6 +153,13 @@ class SqlTables(SqlPort):
     async def live_tables(self) -> list[str]:
         query = (select(tables.c.id).where(tables.c.status.in_(LIVE))
                  .order_by(tables.c.created_at, tables.c.id))
+        return [row.id for row in await self.sql.rows(query)]
+
+    async def finished_tables(self, variant: str, seats: int, limit: int) -> list[str]:
+        query = (select(tables.c.id).where(tables.c.status == "finished",
+                                           tables.c.variant == variant,
+                                           tables.c.seats == seats)
+                 .order_by(tables.c.finished_at.desc(), tables.c.id).limit(limit))
         return [row.id for row in await self.sql.rows(query)]
 
     async def load(self, table_id: str) -> TableLog | None:

@@ -3,13 +3,19 @@
 // and the router that shows one page at a time (/, /join/CODE, /table/ID, /rules,
 // /rules/VARIANT, /history, /live, /tv, /replay, /replay/ID, /leaderboard,
 // /leaderboard/VARIANT, /players/NAME, /account, /sign-in, /tournaments, /tournament/ID,
-// /friends, /partner/CODE), and, for an account, the page's socket and the bell
-// (lib/notify.js, lib/bell.js, lib/challenge.js).
+// /friends, /partner/CODE, /mod), and, for an account, the page's socket and the bell
+// (lib/notify.js, lib/bell.js, lib/challenge.js); its standing (lib/standing.js: the
+// banner asking for a new username, the link to /mod for a moderator). The header's links
+// fit in a row or fold into its Menu (lib/header.js).
 // Each page module exports mount(container, params) returning {unmount(), relabel()}.
 // Only the lobby comes with the first load: the other pages (and the table's stylesheets)
 // load when their route opens.
 
 import { h, replace } from "./lib/dom.js";
+// The player's settings on <html> (theme, deck, contrast, card size, motion) before anything
+// is drawn, and on every change (lib/settings.js applies itself as it loads).
+import "./lib/settings.js";
+import { saveLanguage } from "./lib/accountsettings.js";
 import { LANGUAGES, currentLanguage, initialLanguage, onLanguageChange, setLanguage, t } from "./lib/i18n.js";
 import { ensureSprites } from "./lib/cards.js";
 import { loadStyle, navigate, setPageTitle } from "./lib/ui.js";
@@ -18,6 +24,8 @@ import { cachedMe, me, onSession } from "./lib/api.js";
 import { startNotify } from "./lib/notify.js";
 import { relabelBell, startBell } from "./lib/bell.js";
 import { startChallenges } from "./lib/challenge.js";
+import { relabelStanding, startStanding } from "./lib/standing.js";
+import { startHeader } from "./lib/header.js";
 import * as lobby from "./pages/lobby.js";
 
 const lobbyPage = () => Promise.resolve(lobby);
@@ -49,9 +57,15 @@ function route(pathname) {
   if (parts[0] === "tournaments" && parts.length === 1) return { load: () => import("./pages/tournaments.js"), params: {}, nav: "tournaments", title: "page.title.tournaments" };
   if (parts[0] === "tournament" && parts[1] && parts.length === 2) return { load: () => import("./pages/tournament.js"), params: { id: parts[1] }, nav: "tournaments", title: "page.title.tournament" };
   if (parts[0] === "friends" && parts.length === 1) return { load: () => import("./pages/friends.js"), params: {}, nav: "account", title: "page.title.friends" };
+  if (parts[0] === "learn" && parts.length <= 2) return { load: () => import("./pages/learn.js"), params: { lesson: parts[1] || "" }, nav: "learn", title: "page.title.learn" };
+  if (parts[0] === "puzzles" && parts.length <= 2) return { load: () => import("./pages/puzzles.js"), params: { mode: parts[1] || "" }, nav: "learn", title: "page.title.puzzles" };
+  if (parts[0] === "puzzle" && parts[1] && parts.length === 2) return { load: () => import("./pages/puzzles.js"), params: { mode: "one", id: parts[1] }, nav: "learn", title: "page.title.puzzles" };
+  if (parts[0] === "mistakes" && parts[1] && parts.length === 2) return { load: () => import("./pages/mistakes.js"), params: { id: parts[1] }, nav: "history", title: "page.title.mistakes" };
+  if (parts[0] === "settings" && parts.length === 1) return { load: () => import("./pages/settings.js"), params: {}, nav: "settings", title: "page.title.settings" };
   if (parts[0] === "tv" && parts.length === 1) return { load: () => import("./pages/tv.js"), params: {}, nav: "live", title: "page.title.tv" };
   if (parts[0] === "replay" && parts.length <= 2) return { load: () => import("./pages/replay.js"), params: { id: parts[1] || "" }, nav: "history", title: "page.title.replay" };
   if (parts[0] === "account" && parts.length === 1) return { load: () => import("./pages/account.js"), params: {}, nav: "account", title: "page.title.account" };
+  if (parts[0] === "mod" && parts.length === 1) return { load: () => import("./pages/mod.js"), params: {}, nav: "mod", title: "page.title.mod" };
   if (parts[0] === "sign-in" && parts.length === 1) return { load: () => import("./pages/signin.js"), params: {}, nav: "account", title: "page.title.signin" };
   return { load: lobbyPage, params: { notFound: true }, nav: "play", title: "app.title" };
 }
@@ -124,13 +138,17 @@ async function start() {
   languageSwitch();
   document.getElementById("lang").addEventListener("change", (event) => {
     setLanguage(event.target.value);
+    saveLanguage(event.target.value);
   });
   accountLink();
+  // The header's layout (its links in a row, or the Menu), measured now its words are in.
+  startHeader();
   onSession((player) => accountLink(player));
   onLanguageChange(() => {
     languageSwitch();
     accountLink();
     relabelBell();
+    relabelStanding();
     if (currentTitle) setPageTitle(t(currentTitle, currentWords));
     if (current && current.relabel) current.relabel();
   });
@@ -144,6 +162,17 @@ async function start() {
   startNotify();
   startBell();
   startChallenges();
+  startStanding();
+  // The skip link puts the focus on the page's content without a "#app" in the address: a
+  // fragment is a history entry (a popstate), which the table's leave guard and the
+  // replay's position (#r2p17) would read as the player's own step.
+  const skip = document.querySelector("a.skip-link[href='#app']");
+  if (skip) skip.addEventListener("click", (event) => {
+    event.preventDefault();
+    const app = document.getElementById("app");
+    app.focus({ preventScroll: true });
+    app.scrollIntoView();
+  });
   window.addEventListener("popstate", render);
   window.addEventListener("basra:navigate", () => { currentKey = ""; render(); });
   await render();

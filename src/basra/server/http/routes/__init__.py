@@ -7,27 +7,35 @@ from fastapi import APIRouter
 
 from basra.server.http.routes import (
     account,
+    fairplay,
     guests,
     health,
     history,
+    lessons,
     live,
     metrics,
     partners,
     passkeys,
     play_socket,
     players,
+    puzzles,
     quick_match,
     replays,
     sessions,
+    settings,
     social,
     tables,
     tournaments,
     variants,
 )
 
-ROUTERS: tuple[APIRouter, ...] = (health.router, variants.router, guests.router,
-                                  account.router, sessions.router, passkeys.router,
-                                  tables.router, quick_match.router, partners.router,
-                                  history.router, live.router, players.router, replays.router,
-                                  play_socket.router, tournaments.router, social.router,
-                                  metrics.router)
+# Starlette tries the routes in order, each a regular expression: a puzzle's play, the most
+# frequent small request a site of puzzlers makes, is matched first after the health check
+# (a fifth of its server CPU went to trying the routes before it: docs/BENCHMARKS.md).
+ROUTERS: tuple[APIRouter, ...] = (health.router, puzzles.router, variants.router,
+                                  guests.router, account.router, sessions.router,
+                                  passkeys.router, tables.router, quick_match.router,
+                                  partners.router, history.router, live.router, players.router,
+                                  replays.router, play_socket.router, tournaments.router,
+                                  social.router, lessons.router, settings.router,
+                                  fairplay.router, metrics.router)

@@ -29,9 +29,11 @@ from basra.server.http.deps import (
     ProvedAccount,
     ProvedPlayer,
     StoreDep,
+    get_fairplay,
     get_guards,
     get_lobby,
     get_settings,
+    me_out,
 )
 from basra.server.identity.accounts import (
     PASSWORD_FIELD,
@@ -81,10 +83,12 @@ class DeleteIn(BaseModel):
 async def claim(body: ClaimIn, request: Request, player: Player, session: CurrentSession,
                 store: StoreDep) -> dict[str, Any]:
     """The signed-in guest becomes an account, keeping its id, history and sessions."""
+    fairplay = get_fairplay(request)
     guards = get_guards(request)
     if player.account:
         raise ApiError("you already have an account", "account/already")
     username = clean_username(body.username)
+    await fairplay.check_name(username)
     password = clean_password(body.password) if body.password is not None else None
     taken = ApiError("that username is taken", "account/username_taken")
     lookalike = ApiError("that username looks like another player's: choose another",
@@ -109,7 +113,7 @@ async def claim(body: ClaimIn, request: Request, player: Player, session: Curren
     if generated(claimed.nickname):  # a name the guest never chose: the username now
         await store.rename_player(claimed.id, username)
         claimed = replace(claimed, nickname=username)
-    return await me_json(store, claimed)
+    return await me_out(request, claimed)
 
 
 @router.put("/api/account/password")

@@ -32,14 +32,19 @@ WEB_DIR = Path(__file__).resolve().parents[3] / "web"
 PAGES = ("/", "/table/{table_id}", "/rules", "/rules/{variant}", "/history",
          "/players/{name}", "/leaderboard", "/leaderboard/{variant}", "/account", "/sign-in",
          "/live", "/tv", "/replay", "/replay/{table_id}", "/tournaments",
-         "/tournament/{tournament_id}", "/partner/{code}", "/friends")
+         "/tournament/{tournament_id}", "/partner/{code}", "/friends", "/learn",
+         "/learn/{lesson}", "/puzzles", "/puzzles/{mode}", "/puzzle/{puzzle_id}",
+         "/mistakes/{table_id}", "/settings", "/mod")
 TITLES = (("/rules", "page.title.rules"), ("/history", "page.title.history"),
           ("/table/", "page.title.table"), ("/account", "page.title.account"),
           ("/sign-in", "page.title.signin"), ("/players/", "page.title.profile"),
           ("/leaderboard", "page.title.leaderboard"), ("/live", "page.title.live"),
           ("/tv", "page.title.tv"), ("/replay", "page.title.replay"),
           ("/tournaments", "page.title.tournaments"), ("/tournament/", "page.title.tournament"),
-          ("/partner/", "page.title.partner"), ("/friends", "page.title.friends"))
+          ("/partner/", "page.title.partner"), ("/friends", "page.title.friends"),
+          ("/learn", "page.title.learn"), ("/puzzles", "page.title.puzzles"),
+          ("/puzzle/", "page.title.puzzles"), ("/mistakes/", "page.title.mistakes"),
+          ("/settings", "page.title.settings"), ("/mod", "page.title.mod"))
 """Each page's title key, by the start of its path (the lobby's: ``app.title``)."""
 LANGUAGES = ("en", "ar", "fr", "sr")
 RIGHT_TO_LEFT = frozenset({"ar"})

@@ -17,8 +17,9 @@ from basra.server.http.deps import (
     StoreDep,
     get_guards,
     get_settings,
+    me_out,
 )
-from basra.server.identity.accounts import address_of, me_json
+from basra.server.identity.accounts import address_of
 from basra.server.identity.guests import token_hash
 from basra.server.identity.passkeys import (
     PASSKEYS_MAX,
@@ -142,4 +143,4 @@ async def passkey_sign_in(body: PasskeySignInIn, request: Request, store: StoreD
     guards.sign_ins.succeeded(address, None, stamp, passkey=True)
     token, _ = await open_session(store, request.scope, player.id, "passkey")
     get_guards(request).touches.fresh(token_hash(token))
-    return {"token": token, "player": await me_json(store, player)}
+    return {"token": token, "player": await me_out(request, player)}

@@ -21,6 +21,7 @@ from fastapi import APIRouter, Request
 
 from basra.errors import UnknownVariantError
 from basra.game.rules import find_variant
+from basra.server.fairplay.moderation import completion_json
 from basra.server.http.deps import (
     MaybePlayer,
     SocialDep,
@@ -212,6 +213,7 @@ async def profile_of(name: str, username: str, store: StoreDep) -> dict[str, Any
         "basras_per_round": tally.per_round(tally.basras),
         "points_per_round": tally.per_round(tally.points),
         "recent": recent,
+        "completion": completion_json(*await store.completion(player.id)),
         "trophies": [{"tournament": event.id, "name": event.name, "variant": event.variant,
                       "format": event.format, "place": place,
                       "finished_at": event.finished_at.isoformat()

@@ -7,7 +7,7 @@ from typing import Any
 from fastapi import APIRouter, Request
 from pydantic import BaseModel, Field
 
-from basra.server.http.deps import LobbyDep, Player, limit
+from basra.server.http.deps import FairPlayDep, LobbyDep, Player, limit
 from basra.server.quick.pools import Ticket
 
 router = APIRouter()
@@ -34,8 +34,9 @@ def ticket_out(ticket: Ticket, table_id: str | None, offered: bool,
 
 @router.post("/api/quick-match")
 async def quick(body: QuickIn, player: Player, request: Request,
-                lobby: LobbyDep) -> dict[str, Any]:
+                lobby: LobbyDep, fairplay: FairPlayDep) -> dict[str, Any]:
     limit(request, "tables", "quick-match requests")
+    await fairplay.may_play(player, rated=player.account)  # an account's pools are rated
     ticket = await lobby.quick_match(player, body.variant, body.players, body.teams)
     return ticket_out(ticket, ticket.table_id, lobby.bot_offered(ticket), ticket.rated)
 

@@ -6,6 +6,7 @@ finished match, asked for once and stored (:mod:`basra.server.reads.analyses`)."
 from __future__ import annotations
 
 import asyncio
+from collections import OrderedDict
 from typing import Any
 
 from fastapi import APIRouter, Request
@@ -16,11 +17,16 @@ from basra.match.records import parse_record
 from basra.match.steps import replay_steps
 from basra.server.http.deps import LobbyDep, MaybePlayer, StoreDep, get_guards, limit, limit_rebuild
 from basra.server.limits import address_key, client_address
+from basra.server.reads.mistakes import mistakes as seat_mistakes
 from basra.server.table.actor import Table
 from basra.server.wire.errors import ApiError
 from basra.server.wire.server_messages import dumps
 
 router = APIRouter()
+
+MISTAKES_KEPT = 256
+"""A seat's mistakes of a match, kept once built (a done analysis never changes)."""
+MISTAKES: OrderedDict[tuple[str, int], dict[str, Any]] = OrderedDict()
 
 MAX_RECORD_BYTES = 512 * 1024
 """The largest record file ``POST /api/replays`` reads (a long Serbian match is ~350 KB)."""
@@ -89,7 +95,8 @@ async def ask_analysis(table_id: str, request: Request, lobby: LobbyDep,
     it stands)."""
     get_guards(request).views.check(request.scope)
     known = await lobby.analyses.status(table_id)
-    if isinstance(known, bytes) or known["status"] in ("queued", "running"):
+    behind = lobby.analyses.waiting_behind(table_id)  # a rated match's: asked now, it moves up
+    if isinstance(known, bytes) or (known["status"] in ("queued", "running") and not behind):
         return json_response(known, 202)
     limit(request, "tables")
     limit_rebuild(request, table_id)
@@ -110,6 +117,39 @@ async def analysis(table_id: str, request: Request, lobby: LobbyDep,
             len(table_id) > 64 or await store.table(table_id) is None):
         raise ApiError("no such table", "table/not_found")
     return json_response(known)
+
+
+@router.get("/api/replays/{table_id}/mistakes")
+async def mistakes(table_id: str, request: Request, lobby: LobbyDep, me: MaybePlayer,
+                   seat: int | None = None) -> Response:
+    """A seat's costliest plays of an analysed match as positions to solve again (the
+    viewer's own seat when ``seat`` is not given and they played the match); the analysis
+    must be done (``analysis/not_ready``)."""
+    get_guards(request).views.check(request.scope)
+    limit_rebuild(request, table_id)
+    table = await lobby.any_table(table_id)
+    record = finished_record(table)
+    viewer = table.seat_of_player(me.id if me is not None else None)
+    if seat is None:
+        seat = viewer
+    if seat is None or not 0 <= seat < len(record.players):
+        raise ApiError(f"seat: a seat of the match is 0 to {len(record.players) - 1}",
+                       "analysis/bad_seat")
+    key = (table.row.id, seat)
+    body = MISTAKES.get(key)
+    if body is None:
+        analysis = await lobby.analyses.document(table.row.id)
+        if analysis is None:
+            raise ApiError("the expert has not analysed this match yet: ask for the analysis "
+                           "on its replay", "analysis/not_ready")
+        body = await asyncio.to_thread(seat_mistakes, record, analysis, seat)
+        body["table"] = table.row.id
+        MISTAKES[key] = body
+        while len(MISTAKES) > MISTAKES_KEPT:
+            MISTAKES.popitem(last=False)
+    else:
+        MISTAKES.move_to_end(key)
+    return json_response({**body, "viewer": viewer})
 
 
 __all__ = ["MAX_RECORD_BYTES", "router"]

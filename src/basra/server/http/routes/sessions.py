@@ -19,6 +19,7 @@ from basra.server.http.deps import (
     StoreDep,
     get_guards,
     get_settings,
+    me_out,
 )
 from basra.server.identity import passkeys
 from basra.server.identity.accounts import (
@@ -28,7 +29,6 @@ from basra.server.identity.accounts import (
     address_of,
     check_password,
     clean_username,
-    me_json,
     username_key,
 )
 from basra.server.identity.guests import token_hash
@@ -81,7 +81,7 @@ async def sign_in(body: SignInIn, request: Request, store: StoreDep,
         await store.set_password(found.player.id, checked.rehashed)
     token, _ = await open_session(store, request.scope, found.player.id, "password")
     get_guards(request).touches.fresh(token_hash(token))
-    return {"token": token, "player": await me_json(store, found.player)}
+    return {"token": token, "player": await me_out(request, found.player)}
 
 
 @router.get("/api/sessions")

@@ -12,6 +12,7 @@ from fastapi import APIRouter, Request, WebSocket
 from pydantic import BaseModel, Field
 
 from basra.server.http.deps import (
+    FairPlayDep,
     Player,
     SocialDep,
     StoreDep,
@@ -101,8 +102,10 @@ class ChallengeIn(BaseModel):
 
 @router.post("/api/challenges", status_code=201)
 async def challenge(body: ChallengeIn, player: Player, request: Request,
-                    social: SocialDep) -> dict[str, Any]:
+                    social: SocialDep, fairplay: FairPlayDep) -> dict[str, Any]:
     limit(request, "tables", "challenges")
+    if body.rated:
+        await fairplay.may_play(player, rated=True)
     made = await social.challenges.make(player, body.to, Terms(
         body.variant, body.players, body.teams, body.rated, body.length))
     return {"challenge": challenge_json(made)}

@@ -17,6 +17,7 @@ from pydantic import BaseModel, Field
 
 from basra.server.http.deps import (
     Player,
+    get_fairplay,
     get_guards,
     get_settings,
     get_store,
@@ -82,6 +83,7 @@ async def tournament_create(body: EventIn, player: Player, request: Request,
                             tournaments: Tournaments = TournamentsDep) -> Response:
     limit(request, "tables", "tournaments")
     spec = EventSpec(**body.model_dump())
+    await get_fairplay(request).check_name(spec.name)  # shown to everyone: no insults
     address = address_key(client_address(request.scope))
     row = await tournaments.create(player, spec, address)
     return _json({"tournament": event_json(row)})
@@ -108,6 +110,7 @@ async def tournament_join(tournament_id: str, body: JoinIn, player: Player,
                           request: Request,
                           tournaments: Tournaments = TournamentsDep) -> Response:
     limit(request, "tables", "tournament joins")
+    await get_fairplay(request).may_play(player, rated=True)
     address = address_key(client_address(request.scope))
     entrant = await tournaments.join(player, tournament_id, body.password, address)
     return _json({"entrant": entrant.id, "status": entrant.status})

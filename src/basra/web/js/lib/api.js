@@ -181,6 +181,13 @@ export async function rename(nickname) {
   return player;
 }
 
+/** A new username, when a moderator required one (issue 31): the new /api/me body. */
+export async function changeUsername(username) {
+  const player = await request("PUT", "/api/me/username", { username });
+  keep(player);
+  return player;
+}
+
 /** Make this guest an account (`password` optional): the /api/me body. */
 export async function createAccount(username, password) {
   const player = await request("POST", "/api/account", password ? { username, password } : { username });

@@ -1,11 +1,12 @@
 // The header's bell, for an account: the count of unread notifications (from the page's
 // socket, lib/notify.js), and a panel listing them, newest first (a challenge, with Accept
-// and Decline while it is open; a challenge's answer; a tournament starting), with the way
-// to the friends page. Opening the panel marks them read. Escape or a click outside closes
+// and Decline while it is open; a challenge's answer; a tournament starting; what came of a
+// report, a moderator's warning, rating points given back), with the way to the friends
+// page. Opening the panel marks them read. Escape or a click outside closes
 // it and gives the focus back to the bell.
 
 import { h, replace } from "./dom.js";
-import { t } from "./i18n.js";
+import { num, t } from "./i18n.js";
 import { cachedMe, onSession, request } from "./api.js";
 import { link, spinner } from "./ui.js";
 import { onNotify, setUnread, unreadCount } from "./notify.js";
@@ -56,6 +57,14 @@ function item(n) {
   } else if (n.kind === "tournament") {
     text = t("bell.tournament", { name: body.name || "" });
     if (body.tournament) actions = link(`/tournament/${encodeURIComponent(body.tournament)}`, { class: "btn small" }, t("bell.open_tournament"));
+  } else if (n.kind === "report_answered") {
+    text = t(body.outcome ? "bell.report_actioned" : "bell.report_dismissed", { name: body.player || "" });
+    actions = link("/account", { class: "btn small ghost", on: { click: () => close() } }, t("bell.open_reports"));
+  } else if (n.kind === "warning") {
+    text = [h("strong", null, t("bell.warning")), body.reason ? [" ", h("bdi", null, body.reason)] : null];
+  } else if (n.kind === "refund") {
+    const points = Number(body.points) || 0;
+    text = t("bell.refund", { count: points, n: num(points), name: body.player || "", variant: body.variant ? t(`variant.${body.variant}.name`) : "" });
   } else {
     text = n.kind;
   }

@@ -128,7 +128,7 @@ export function cardFace(card, variant) {
       s("circle", { cx: 86, cy: 14, r: 11.5 }),
       s("use", { href: "#sweep", x: 77.5, y: 5.5, width: 17, height: 17 })));
   }
-  return s("svg", { class: `card-svg ${color}`, viewBox: "0 0 100 140", direction: "ltr", "aria-hidden": "true", focusable: "false" }, parts);
+  return s("svg", { class: `card-svg ${color} suit-${suit}`, viewBox: "0 0 100 140", direction: "ltr", "aria-hidden": "true", focusable: "false" }, parts);
 }
 
 export function cardBack() {

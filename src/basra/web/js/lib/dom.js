@@ -1,6 +1,10 @@
 // Building DOM safely: every piece of text goes in through textContent or a text node,
 // never through innerHTML, so names typed by people can never become markup.
 
+import { motionOff } from "./settings.js";
+
+export { motionPace } from "./settings.js";
+
 const SVG_NS = "http://www.w3.org/2000/svg";
 
 function apply(el, attrs) {
@@ -49,7 +53,9 @@ export function replace(el, ...children) {
   return append(el, children);
 }
 
-export const reducedMotion = () => window.matchMedia("(prefers-reduced-motion: reduce)").matches;
+/** Whether nothing should move: the device asks for less motion, or the player's setting is
+ * "off" (lib/settings.js). */
+export const reducedMotion = () => motionOff();
 
 // ---------------------------------------------------------------- morph
 

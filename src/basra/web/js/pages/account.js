@@ -4,7 +4,8 @@
 // could not take). An account sees its display name (PATCH /api/me), its ratings and
 // profile link, its passkeys (add, remove), its password, its sessions (each device, this
 // one marked; sign one out, or every one), its data to download, and deleting it (the
-// username typed to confirm).
+// username typed to confirm), and the reports it sent with what came of them
+// (account/reports.js).
 // What a stolen token must not do asks for a fresh proof first (guard.js).
 // Each part is redrawn on its own, so what is typed in one survives a change in another.
 
@@ -17,9 +18,10 @@ import { announce, errorText, link, loadStyle, navigate, spinner, toast } from "
 import { confirmDialog } from "../table/dialog.js";
 import { everywhereDialog, withProof } from "./account/guard.js";
 import { field, guestView } from "./account/create.js";
+import { loadReports, reportsPart } from "./account/reports.js";
 
 const STYLES = ["../../css/account.css", "../../css/overlay.css"].map((path) => new URL(path, import.meta.url));
-const PARTS = ["top", "name", "ratings", "passkeys", "password", "sessions", "data", "danger"];
+const PARTS = ["top", "name", "ratings", "reports", "passkeys", "password", "sessions", "data", "danger"];
 
 export function mount(container) {
   const page = new AccountPage(container);
@@ -62,15 +64,18 @@ class AccountPage {
   }
 
   async loadLists() {
-    const [sessions, passkeys] = await Promise.all([
+    const [sessions, passkeys, reports] = await Promise.all([
       api.sessions().then((a) => a.sessions, () => []),
       api.passkeys().then((a) => a.passkeys, () => []),
+      loadReports(),
     ]);
     if (!this.alive) return;
     this.sessions = sessions;
     this.passkeys = passkeys;
+    this.reports = reports;
     this.draw("sessions");
     this.draw("passkeys");
+    this.draw("reports");
   }
 
   draft(id, fallback = "") { return this.drafts[id] ?? fallback; }
@@ -79,7 +84,7 @@ class AccountPage {
    * (`attrs.value`), set as the property (never in the markup); `error`: the id of an
    * error line about this field, which then marks it. */
   input(id, { value = "", ...attrs }, error = null) {
-    return { ...attrs, "aria-describedby": [`${id}-hint`, `${id}-error`, error && `${error}-error`].filter(Boolean).join(" "),
+    return { ...attrs, "aria-describedby": [`${id}-hint`, error && `${error}-error`].filter(Boolean).join(" "),
       "aria-invalid": error ? "true" : undefined, props: { value: this.draft(id, value || "") },
       on: { input: (e) => { this.drafts[id] = e.target.value; this.typed(id); } } };
   }
@@ -155,6 +160,7 @@ class AccountPage {
       offer,
       h("div", { class: "actions" },
         link(`/players/${encodeURIComponent(p.username)}`, { class: "btn", id: "to-profile" }, t("account.profile")),
+        link("/settings", { class: "btn", id: "to-settings" }, t("settings.link")),
         h("button", { type: "button", class: "btn ghost", id: "sign-out", disabled: !!this.busy, on: { click: () => this.signOut() } }, t("account.sign_out")))];
   }
 
@@ -165,7 +171,7 @@ class AccountPage {
         field("display-name", t("account.name.label"), this.input("display-name", {
           type: "text", autocomplete: "nickname", dir: "auto", required: true, value: this.player.nickname,
           minlength: l.nickname_min, maxlength: l.nickname_max,
-        }), t("account.name.hint", { name: this.player.username })),
+        }, this.errors["display-name"] ? "display-name" : null), t("account.name.hint", { name: this.player.username })),
         this.errorLine("display-name"),
         h("div", { class: "actions" }, h("button", { type: "submit", class: "btn", id: "save-name", disabled: !!this.busy }, t("account.name.save"))))];
   }
@@ -188,6 +194,8 @@ class AccountPage {
       rows.length ? h("ul", { class: "acct-ratings" }, rows) : h("p", { class: "muted" }, t("account.ratings.none")),
       h("p", { class: "hint" }, t("account.ratings.hint"))];
   }
+
+  reportsPart(title) { return reportsPart(this.reports ?? null, title); }
 
   passkeysPart(title) {
     const list = this.passkeys;

@@ -18,6 +18,8 @@ import { QuickMatch, takeRequeued } from "./quick.js";
 import { PrivateTable } from "./private.js";
 import { OpenTables } from "./open_tables.js";
 import { announce, errorText, link, navigate, toast, spinner } from "../lib/ui.js";
+import { learnNudge } from "../learn/nudge.js";
+import { readerOffer } from "../table/offer.js";
 
 /** The bot level offered first, when the player has not chosen one. */
 const FIRST_LEVEL = "medium";
@@ -104,6 +106,8 @@ class Lobby {
     p.recent = h("section", { class: "card-box recent", "aria-labelledby": "recent-title" });
     p.open = h("section", { class: "card-box open-box", "aria-labelledby": "open-title" });
     replace(c,
+      readerOffer(() => c.querySelector("#play-bot")?.focus()),
+      learnNudge(),
       this.hero(),
       h("section", { class: "card-box start", "aria-labelledby": "start-title" },
         h("h2", { id: "start-title", class: "sr-only" }, t("nav.play")),

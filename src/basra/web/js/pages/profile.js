@@ -1,7 +1,7 @@
 // /players/NAME: an account's profile from GET /api/players/NAME — its ratings (one per
 // variant, "1500?" while provisional) with their history drawn as an SVG chart, its
-// games, wins, draws and losses, basras and points per round, its tournament trophies, and
-// its recent matches
+// games, wins, draws and losses, basras and points per round, the share of matches it
+// finished, its tournament trophies, and its recent matches
 // (each with its replay and its record to download, rivals that are accounts linked to
 // their profiles).
 
@@ -13,6 +13,8 @@ import { variantNames } from "../lib/variants.js";
 import { errorText, fill, link, loadStyle, playerName, ratedMarks, setPageTitle, spinner, toast } from "../lib/ui.js";
 import { challengeDialog } from "../lib/challenge.js";
 import { confirmDialog } from "../table/dialog.js";
+import { reportDialog } from "../lib/report.js";
+import { completionLine } from "../lib/standing.js";
 
 const STYLE = new URL("../../css/profile.css", import.meta.url);
 
@@ -117,7 +119,7 @@ function header(p) {
 }
 
 /** Followers, and for another account signed in: follow or unfollow, challenge, block or
- * unblock (a block asks first). */
+ * unblock (a block asks first), report (lib/report.js). */
 function socialBar(p, reload) {
   const social = p.social || {};
   const mine = myUsername();
@@ -139,7 +141,8 @@ function socialBar(p, reload) {
     h("div", { class: "profile-actions" },
       social.you_block ? null : h("button", { type: "button", class: ["btn", social.you_follow ? "ghost" : "primary"], id: "profile-follow", "aria-pressed": social.you_follow ? "true" : "false", on: { click: () => act(social.you_follow ? "DELETE" : "POST", `/api/follows/${who}`) } }, t(social.you_follow ? "friends.unfollow" : "friends.follow")),
       social.you_block ? null : h("button", { type: "button", class: "btn", id: "profile-challenge", on: { click: () => challengeDialog(p.username, p.nickname) } }, t("friends.challenge")),
-      h("button", { type: "button", class: "btn ghost small", id: "profile-block", on: { click: () => (social.you_block ? act("DELETE", `/api/blocks/${who}`) : blockIt()) } }, t(social.you_block ? "friends.unblock" : "profile.block"))));
+      h("button", { type: "button", class: "btn ghost small", id: "profile-block", on: { click: () => (social.you_block ? act("DELETE", `/api/blocks/${who}`) : blockIt()) } }, t(social.you_block ? "friends.unblock" : "profile.block")),
+      h("button", { type: "button", class: "btn ghost small", id: "profile-report", on: { click: () => reportDialog([{ name: p.nickname, body: { username: p.username } }]) } }, t("report.button"))));
 }
 
 function ratingsSection(p) {
@@ -181,7 +184,8 @@ function statsSection(p) {
       figure("draws", p.draws, "draws"), figure("losses", p.losses, "losses"),
       figure("basras_per_round", p.basras_per_round, "basras"),
       figure("points_per_round", p.points_per_round, "points")),
-    perRound ? h("p", { class: "hint" }, perRound) : null);
+    perRound ? h("p", { class: "hint" }, perRound) : null,
+    completionLine(p.completion));
 }
 
 /** The tournaments it finished on the podium (none: no section). */

@@ -5,11 +5,14 @@
 // table whose matched opponent never came (requeued: the lobby opens waiting on the new
 // ticket). For a seating of two teams, "Play with a partner": an invite link to send, the
 // wait for the partner's answer, then both wait as one side (the partner comes through
-// /partner/CODE, pages/partner.js, and lands here waiting on their own ticket).
+// /partner/CODE, pages/partner.js, and lands here waiting on their own ticket). A player
+// who left too many matches sees the wait before quick match takes them again, ticking; a
+// refusal of fair play's (that wait, a ban) stays in words over the button.
 
 import { h, replace } from "../lib/dom.js";
 import { t } from "../lib/i18n.js";
-import { api } from "../lib/api.js";
+import { api, me } from "../lib/api.js";
+import { fairplayRefusal, leaverNotice, refusalWords } from "../lib/standing.js";
 import { announce, copyText, errorText, fill, link, navigate, toast, spinner } from "../lib/ui.js";
 import { seatingKey } from "../lib/variants.js";
 
@@ -66,7 +69,9 @@ export class QuickMatch {
     if (!q) {
       const options = lobby.tableOptions();
       const many = options.players > 2;
+      const wait = leaverNotice(lobby.player);
       return [
+        wait || (this.refused ? h("p", { class: "leaver-wait quick-refused", dataset: { code: this.refused.code } }, refusalWords(this.refused, lobby.player)) : null),
         this.inviteEnd ? h("p", { class: "notice partner-ended", role: "status", dataset: { ended: this.inviteEnd.status } }, t(`lobby.partner.${this.inviteEnd.status}`, { name: this.inviteEnd.name || "" })) : null,
         h("button", { type: "button", class: "btn huge", id: "quick-match", disabled: !!lobby.busy, "aria-describedby": "quick-text", dataset: { seating: seatingKey(options) }, on: { click: () => this.find() } },
           lobby.busy === "quick" ? spinner() : null, t("lobby.quick.start")),
@@ -112,7 +117,18 @@ export class QuickMatch {
     this.inviteEnd = null;
     return lobby.act("quick", async () => {
       const options = lobby.tableOptions();
-      const answer = await api.quickMatch({ variant: options.variant, players: options.players, teams: options.teams });
+      let answer;
+      try {
+        answer = await api.quickMatch({ variant: options.variant, players: options.players, teams: options.teams });
+      } catch (err) {
+        if (!fairplayRefusal(err)) throw err;
+        // The wait as /api/me tells it now, shown over the button and read out once.
+        this.refused = err;
+        lobby.player = await me().catch(() => lobby.player);
+        announce(refusalWords(err, lobby.player));
+        return;
+      }
+      this.refused = null;
       if (answer.status === "matched" && answer.table) {
         navigate(`/table/${encodeURIComponent(answer.table)}`);
         return;

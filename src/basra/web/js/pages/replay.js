@@ -4,17 +4,18 @@
 // on request. The position is in the address (#r2p17: round 2 after play 17), kept in step
 // with history.replaceState. One state, one redraw: the view is built afresh and morphed
 // into the page (dom.morph), the buttons act through data-action on one click handler, so
-// the focus stays where it was. The pieces are in js/replay/.
+// the focus stays where it was. The pieces are in js/replay/. One who has a session may
+// report another player of the match (lib/report.js).
 
-import { h, morph } from "../lib/dom.js";
+import { h, morph, reducedMotion } from "../lib/dom.js";
 import { t, num } from "../lib/i18n.js";
 import { announce, errorText, link, loadStyle, spinner } from "../lib/ui.js";
 import { roundBreakdown } from "../lib/scoring.js";
 import { sideOf, variantOf } from "../lib/variants.js";
 import { breakdownTable } from "../table/breakdown.js";
-import { fetchReplay } from "../replay/data.js";
+import { fetchReplay, fetchSeat } from "../replay/data.js";
 import * as model from "../replay/model.js";
-import { seatLabel, sideLabel, tableState } from "../replay/adapter.js";
+import { playersOf, seatLabel, sideLabel, tableState } from "../replay/adapter.js";
 import { renderBoard, renderScore, stepWords } from "../replay/board.js";
 import { keyAction, keyOwnedByTarget, placeWords, renderControls, swipe } from "../replay/nav.js";
 import { renderPlays } from "../replay/plays.js";
@@ -22,6 +23,8 @@ import { renderProof, verifyAll } from "../replay/proof.js";
 import { AnalysisWatch, doneAnalysis, renderAnalysisPanel, renderStepAnalysis } from "../replay/analysis.js";
 import { stepAt } from "../replay/graph.js";
 import { fileOpener } from "../replay/opener.js";
+import { session } from "../lib/api.js";
+import { reportDialog } from "../lib/report.js";
 
 const STYLES = ["../../css/table.css", "../../css/replay.css"].map((path) => new URL(path, import.meta.url));
 
@@ -38,6 +41,8 @@ export function mount(container, params) {
     verifications: {},
     watch: null,
     showBest: false,
+    expert: false,
+    viewer: undefined,
     opening: !id,
     graphWidth: 0,
   };
@@ -75,6 +80,8 @@ export function mount(container, params) {
     const actions = [];
     if (replay.record) actions.push(h("a", { class: "btn small", href: replay.record, download: `basra-${replay.table}.json` }, t("end.record")));
     if (!id) actions.push(h("button", { type: "button", class: "btn small ghost", dataset: { action: "another-file", focusKey: "another-file" } }, t("replay.file.another")));
+    const targets = reportTargets();
+    if (targets.length) actions.push(h("button", { type: "button", class: "btn small ghost replay-report", dataset: { action: "report", focusKey: "report" } }, targets.length > 1 ? t("report.button_player") : t("report.player", { name: targets[0].name })));
     return h("header", { class: "replay-head", dataset: { key: "head" } },
       h("div", { class: "replay-title-row" },
         id ? h("h1", { tabindex: "-1" }, t("replay.title")) : null,
@@ -86,6 +93,15 @@ export function mount(container, params) {
         h("span", { class: "replay-winner" }, winner),
         replay.resigned !== null && replay.resigned !== undefined ? [" · ", h("span", null, t("end.resigned", { name: seatLabel(replay, replay.resigned) }))] : null),
       st.fileName ? h("p", { class: "hint replay-file-name" }, t("replay.file.shown", { name: st.fileName })) : null);
+  }
+
+  /** The players this page's player may report: the other seats of a stored match that
+   * are people (known once the viewer's own seat is). */
+  function reportTargets() {
+    const replay = st.replay;
+    if (!id || !replay || st.viewer === undefined || !session.token) return [];
+    return playersOf(replay).filter((p) => p.kind === "human" && p.seat !== st.viewer)
+      .map((p) => ({ name: seatLabel(replay, p.seat), body: { table: id, seat: p.seat } }));
   }
 
   function result(replay, pos) {
@@ -136,6 +152,10 @@ export function mount(container, params) {
         h("header", { class: "replay-head", dataset: { key: "head" } }, h("h1", { tabindex: "-1" }, t("replay.title"))),
         st.failed ? failure(st.failed) : h("p", { class: "muted" }, spinner(), " ", t("lobby.loading")));
     }
+    if (!replay.rounds.length) {  // resigned (or given up) before a card was played
+      return h("div", { class: "replay-view", dataset: { round: "0" } }, head(replay),
+        h("p", { class: "panel replay-empty" }, t("replay.no_rounds")));
+    }
     const pos = st.pos;
     const { analysis, byKey, margins } = analysisNow();
     return h("div", { class: "replay-view", dataset: { round: String(pos.r + 1), step: String(pos.s), analysis: analysis ? "done" : "" } },
@@ -145,11 +165,11 @@ export function mount(container, params) {
           renderScore(replay, pos),
           renderBoard(replay, pos),
           renderControls(replay, pos),
-          renderStepAnalysis(replay, pos, st.watch, byKey, st.showBest)),
+          renderStepAnalysis(replay, pos, st.watch, byKey, st.showBest, st.expert)),
         h("div", { class: "replay-side" },
           renderPlays(replay, pos, analysis ? byKey : null),
           result(replay, pos),
-          renderAnalysisPanel(replay, pos, st.watch, margins, st.graphWidth),
+          renderAnalysisPanel(replay, pos, st.watch, margins, st.graphWidth, st.viewer),
           renderProof(replay, pos.r, st.verifications))));
   }
 
@@ -188,6 +208,7 @@ export function mount(container, params) {
 
   function go(pos, { tell = true } = {}) {
     if (!st.replay || !pos) return;
+    if (!st.replay.rounds.length) { st.pos = { r: 0, s: 0 }; render(); return; }
     st.pos = model.clamp(st.replay, pos);
     history.replaceState(history.state, "", `${location.pathname}${location.search}${model.hashOf(st.pos)}`);
     render();
@@ -232,6 +253,12 @@ export function mount(container, params) {
     if (target.getAttribute("aria-disabled") === "true") { event.preventDefault(); return; }
     const action = target.dataset.action;
     if (action === "goto") go({ r: Number(target.dataset.r), s: Number(target.dataset.s) });
+    else if (action === "goto-play") {
+      // One of the analysis's costliest plays: the replay there, the table in view.
+      go({ r: Number(target.dataset.r), s: Number(target.dataset.s) });
+      const main = view.querySelector(".replay-main");
+      if (main && main.getBoundingClientRect().top < 0) main.scrollIntoView({ block: "start", behavior: reducedMotion() ? "auto" : "smooth" });
+    }
     else if (action === "graph") {
       const line = model.timeline(st.replay);
       go(line.steps[stepAt(target, event.clientX)]);
@@ -243,6 +270,7 @@ export function mount(container, params) {
       const label = opener && opener.el.querySelector(".replay-file-input");
       if (label) label.focus();
     } else if (action === "retry") load();
+    else if (action === "report") reportDialog(reportTargets(), { table: id });
     else move(action);
   };
   const onInput = (event) => {
@@ -263,7 +291,17 @@ export function mount(container, params) {
       if (pos.r !== st.pos.r || pos.s !== st.pos.s) go(pos);
     }
   };
+  // "Details for experts" opened or closed (a toggle does not bubble: caught on its way).
+  const onToggle = (event) => {
+    if (!event.target.classList || !event.target.classList.contains("analysis-expert")) return;
+    if (st.expert !== event.target.open) {
+      st.expert = event.target.open;
+      render();
+      if (st.expert) requestAnimationFrame(measure);
+    }
+  };
   container.addEventListener("click", onClick);
+  container.addEventListener("toggle", onToggle, true);
   container.addEventListener("input", onInput);
   document.addEventListener("keydown", onKey);
   window.addEventListener("hashchange", onHash);
@@ -280,6 +318,11 @@ export function mount(container, params) {
       show(replay);
       st.watch = new AnalysisWatch(id, render);
       st.watch.start();
+      fetchSeat(id).then((seat) => {
+        if (!st.alive) return;
+        st.viewer = seat;
+        render();
+      });
     } catch (err) {
       if (!st.alive) return;
       st.failed = err;
@@ -296,6 +339,7 @@ export function mount(container, params) {
       st.alive = false;
       if (st.watch) st.watch.stop();
       container.removeEventListener("click", onClick);
+      container.removeEventListener("toggle", onToggle, true);
       container.removeEventListener("input", onInput);
       document.removeEventListener("keydown", onKey);
       window.removeEventListener("hashchange", onHash);

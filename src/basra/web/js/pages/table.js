@@ -11,7 +11,8 @@
 // followed, `onEnd`).
 // A tournament's table leads back to its event when the match ends (table/back.js).
 
-import { morph, reducedMotion } from "../lib/dom.js";
+import { morph, motionPace, reducedMotion } from "../lib/dom.js";
+import { setting } from "../lib/settings.js";
 import { t } from "../lib/i18n.js";
 import { me, session, sessionEnded } from "../lib/api.js";
 import * as S from "../table/state.js";
@@ -27,12 +28,12 @@ import { renderMe, renderOpponents } from "../table/seats.js";
 import { renderFloor, renderStock } from "../table/floor.js";
 import { DEAL_CARD_DELAY, renderCenter } from "../table/center.js";
 import { renderChoice, renderHand } from "../table/hand.js";
-import { playText, renderLog, renderScores } from "../table/log.js";
+import { renderLog, renderScores } from "../table/log.js";
 import { renderOverlay } from "../table/overlay.js";
 import { renderFairCurrent, renderFairResults } from "../table/fairpanel.js";
 import { bindEvents } from "../table/events.js";
 import { startClock } from "../table/clock.js";
-import { ready, seedRound } from "../table/seeding.js";
+import { partRefused, ready, seedRound } from "../table/seeding.js";
 import { verifyRevealed } from "../table/verify.js";
 import { awayText, botPlayed, hiddenState, renderAway, tellHidden } from "../table/away.js";
 import { hintText, markHint } from "../table/tools.js";
@@ -42,6 +43,7 @@ import { guardLeaving } from "../table/leave.js";
 import { openRules } from "../table/rulesheet.js";
 import { heard, keptSayings, renderSay } from "../table/phrases.js";
 import { followEvent } from "../table/back.js";
+import { buildReader, drawReader, drawReaderClock, focusOnStart, focusReader, tellNews } from "../table/reader.js";
 
 /** Each region of the layout (its key in buildLayout's elements) and its renderer, in the
  * order the redraw builds them; every renderer is (state, ctx) => the region's new content
@@ -78,6 +80,7 @@ class TablePage {
     this.el = null;
     this.timers = {};
     this.verifying = new Set();
+    this.lastParts = [];  // the parts sent ({round, part}), latest last: a refused one is dropped
     this.seedDirty = false;
     this.destroyed = false;
     this.bannerAt = null;
@@ -98,6 +101,7 @@ class TablePage {
     this.leave = guardLeaving(this);
     document.addEventListener("visibilitychange", this.onVisibility);
     this.el = buildLayout(this.container, { ownText: this.ev.ownText });
+    buildReader(this);
     this.redraw();
     this.unbind = bindEvents(this);
     this.stopClock = startClock(this, (now) => this.frame(now));
@@ -133,6 +137,7 @@ class TablePage {
 
   relabel() {
     this.el = buildLayout(this.container, { ownText: this.ev.ownText });
+    buildReader(this);
     this.redraw();
   }
 
@@ -168,6 +173,7 @@ class TablePage {
       focusCard: active && el.hand.contains(active) ? active.dataset.card : null, event: this.event,
     };
     for (const [region, render] of REGIONS) morph(el[region], render(st, ctx));
+    drawReader(this, ctx);
     if (!st.game) return;
     const tb = S.table(st);
     markHint(this);
@@ -194,6 +200,7 @@ class TablePage {
       this.countdownAt = left;
       this.redraw();
     }
+    drawReaderClock(this, now);
     const second = bannerSecond(this.st, Date.now());
     if (second === this.bannerAt) return;
     this.bannerAt = second;
@@ -284,10 +291,12 @@ class TablePage {
     cue(this, before);
     const prev = before.game;
     if (prev) motion.animate(this, prev, rects);
-    const v = st.game.view;
-    if (prev && prev.view.round === v.round) for (const play of v.plays.slice(prev.view.plays.length)) announce(playText(st, play));
+    // Each new play told once (table/reader.js: the announcer, or the reader's log).
+    tellNews(this, before);
+    focusOnStart(this, before);
     // The breakdown is shown once the last play has flown to its pile.
-    if (st.overlayDue && st.overlayDue !== before.overlayDue) this.dueOverlay(prev && !reducedMotion() ? OVERLAY_WAIT : 0);
+    if (st.overlayDue && st.overlayDue !== before.overlayDue) this.dueOverlay(prev && !reducedMotion() ? OVERLAY_WAIT * motionPace() : 0);
+    else this.autoContinue();
     verifyRevealed(this);
     followEvent(this);
     if (["finished", "abandoned"].includes(S.table(st).status)) this.ended(S.table(st).status);
@@ -304,7 +313,7 @@ class TablePage {
 
   error(m, before) {
     const code = m.code || "";
-    if (code === "seed/round_started" || code === "seed/wrong_round") return;
+    if (code === "seed/round_started" || code === "seed/wrong_round") { partRefused(this); return; }
     // A part is never used twice: choose another fresh one for the pending round.
     if (code === "seed/reused") { seedRound(this, { force: true }); return; }
     if (this.st !== before) this.redraw();
@@ -329,10 +338,21 @@ class TablePage {
       this.redraw();
       const first = this.el.overlay.querySelector("[data-autofocus]");
       if (first) first.focus({ preventScroll: true });
+      this.autoContinue();
     };
     clearTimeout(this.timers.overlay);
     if (wait > 0) this.timers.overlay = setTimeout(show, wait);
     else show();
+  }
+
+  /** The "auto-continue" setting: a round's summary on screen while the next round waits
+   * for this player says Continue at once (the summary stays until the deal). */
+  autoContinue() {
+    const st = this.st;
+    if (!setting("autoContinue") || this.tv || !st.overlay || st.overlay.kind !== "round" || st.seat === null) return;
+    const round = S.pendingRound(st);
+    if (round === null || S.table(st).phase !== "seeding" || S.readied(st, this.ev.partsFor(round))) return;
+    this.ready();
   }
 
   /** Close the overlay; a summary closed while the next round waits for this player says
@@ -346,6 +366,7 @@ class TablePage {
   }
 
   focusHand() {
+    if (focusReader(this)) return;
     const card = this.el.hand.querySelector('.hand-card[tabindex="0"]');
     if (card) card.focus({ preventScroll: true });
   }

@@ -8,13 +8,15 @@
 // the matches being played now (one click to watch), the standings (tournament/standings.js)
 // and, once it is over, the podium and the full results (GET .../results). When this
 // player is paired the page opens their table at once (said in a live region too); a
-// reconnect that finds them at a table they have not finished goes there as well.
+// reconnect that finds them at a table they have not finished goes there as well. A join
+// refused for a leaver's wait shows the wait ticking (lib/standing.js).
 
 import { h, morph, replace } from "../lib/dom.js";
 import { t } from "../lib/i18n.js";
 import { TournamentSocket } from "../lib/socket.js";
 import { cachedMe, me, onSession, request, session, signIn } from "../lib/api.js";
 import { announce, loadStyle, navigate, setPageTitle, spinner } from "../lib/ui.js";
+import { fairplayRefusal, leaverNotice } from "../lib/standing.js";
 import * as M from "../tournament/model.js";
 import { myRow, rememberEntrant, wasLeft } from "../tournament/mine.js";
 import { eventChips, provisional, refusalText, standingTag, timeOfDay } from "../tournament/words.js";
@@ -166,7 +168,8 @@ class EventPage {
     const open = event.status === "upcoming" || (event.status === "running"
       && !(event.format === "swiss" && event.rounds && event.round >= event.rounds));
     const mine = this.mine();
-    const error = this.error ? h("p", { class: "field-error tour-error", role: "alert" }, this.error) : null;
+    const wait = this.error && this.errorCode === "fairplay/leaver_wait" ? leaverNotice(cachedMe()) : null;
+    const error = wait || (this.error ? h("p", { class: "field-error tour-error", role: "alert" }, this.error) : null);
     const table = mine && mine.playing ? M.tableOf(this.st, mine.entrant) : null;
     const parts = [];
     if (table) parts.push(pageLink(`/table/${encodeURIComponent(table)}`, { class: "btn primary tour-mine" }, t("tournament.your_table")));
@@ -310,7 +313,10 @@ class EventPage {
       this.asking = false;
       announce(t(`tournament.you_${answer.status}`));
     } catch (err) {
+      if (fairplayRefusal(err)) await me().catch(() => null);
       this.error = refusalText(err);
+      this.errorCode = err.code;
+      if (err.code === "fairplay/leaver_wait") announce(this.error);
     }
     this.busy = false;
     if (this.destroyed) return;

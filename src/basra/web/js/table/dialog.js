@@ -12,8 +12,10 @@ export function dialogOpen() {
   return !!document.querySelector("dialog.basra-dialog[open]");
 }
 
-/** Open a dialog; `actions` are [{label, value, primary, danger}]; the promise gives the
- * value of the button pressed, or null (Escape, the close button). */
+/** Open a dialog; `actions` are [{label, value, primary, danger, check}]; the promise gives
+ * the value of the button pressed, or null (Escape, the close button). An action's `check`
+ * (async, optional) runs first: the dialog stays open unless it answers true (a form that
+ * says what is wrong, or sends and shows the server's refusal). */
 export function openDialog({ title, body = [], actions = [], kind = "confirm" }) {
   serial += 1;
   const id = `dialog-title-${serial}`;
@@ -21,6 +23,19 @@ export function openDialog({ title, body = [], actions = [], kind = "confirm" })
   let answer = null;
   const dialog = h("dialog", { class: ["basra-dialog", `dialog-${kind}`], "aria-labelledby": id, dataset: { dialog: kind } });
   const close = (value) => { answer = value; dialog.close(); };
+  let checking = false;
+  const act = async (a, button) => {
+    if (!a.check) { close(a.value); return; }
+    if (checking) return;
+    checking = true;
+    button.setAttribute("aria-disabled", "true");
+    let ok = false;
+    try { ok = await a.check(); } finally {
+      checking = false;
+      button.removeAttribute("aria-disabled");
+    }
+    if (ok && dialog.open) close(a.value);
+  };
   const parts = [
     h("div", { class: "dialog-head" },
       h("h2", { id }, title),
@@ -29,7 +44,7 @@ export function openDialog({ title, body = [], actions = [], kind = "confirm" })
     actions.length ? h("div", { class: "dialog-actions" }, actions.map((a) => h("button", {
       class: ["btn", a.primary && "primary", a.danger && "danger"], type: "button",
       dataset: { answer: String(a.value), autofocus: a.focus ? "" : undefined },
-      on: { click: () => close(a.value) },
+      on: { click: (event) => act(a, event.currentTarget) },
     }, a.label))) : null];
   dialog.append(...parts.filter(Boolean));
   document.body.append(dialog);

@@ -5,7 +5,8 @@
 import { reducedMotion } from "../lib/dom.js";
 import { t } from "../lib/i18n.js";
 import { api } from "../lib/api.js";
-import { copyText, errorText, navigate, toast } from "../lib/ui.js";
+import { copyText, errorText, navigate, playerName, toast } from "../lib/ui.js";
+import { reportDialog } from "../lib/report.js";
 import * as S from "./state.js";
 import { onKeydown } from "./keyboard.js";
 import { useText } from "./seeding.js";
@@ -34,6 +35,14 @@ async function copyInvite(page) {
   const code = S.table(page.st).invite_code;
   const ok = await copyText(`${location.origin}/join/${code}`);
   toast(ok ? t("wait.copied") : t("wait.copy_failed"), ok ? "info" : "error");
+}
+
+/** Report the person in `seat` (the match concerned: this table). */
+function reportSeat(page, seat) {
+  const tb = S.table(page.st);
+  const player = tb.players[seat];
+  if (!player || player.kind !== "human" || seat === page.st.seat) return;
+  reportDialog([{ name: playerName(player, tb.players), body: { table: tb.id, seat } }], { table: tb.id });
 }
 
 function click(page, event) {
@@ -65,6 +74,7 @@ function click(page, event) {
     case "say": say(page, "phrase", d.phrase); break;
     case "react": say(page, "reaction", d.reaction); break;
     case "mute-seat": muteSeat(page, Number(d.seat)); break;
+    case "report-seat": reportSeat(page, Number(d.seat)); break;
     case "hide-phrases": hidePhrases(page); break;
     case "to-fairness":
       event.preventDefault();

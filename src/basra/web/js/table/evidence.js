@@ -81,6 +81,16 @@ export class Evidence {
     this.save();
   }
 
+  /** The server refused `part` for `round` (it came after the round was dealt): it was
+   * never used, so it is no part this page sent. */
+  dropPart(round, part) {
+    const parts = this.data.parts[round] || [];
+    const at = parts.lastIndexOf(part);
+    if (at < 0) return;
+    parts.splice(at, 1);
+    this.save();
+  }
+
   commitmentSeen(round) {
     this.merge();
     return this.data.commits[round] || null;

@@ -37,7 +37,7 @@ export function renderFloor(st) {
   });
   return h("div", {
     class: ["floor", v && cards.length === 0 && v.round > 0 && "empty"],
-    role: "list", "aria-label": t("table.floor"),
+    role: cards.length ? "list" : "group", "aria-label": t("table.floor"),
     dataset: v ? { count: String(cards.length), size: cards.length > 10 ? "xl" : cards.length > 6 ? "l" : "n" } : undefined,
   }, items);
 }

@@ -13,12 +13,13 @@ import { eyeIcon, pileIcon, sideName } from "./names.js";
 
 export function renderHead(st) {
   const root = (...children) => h("div", { class: "table-head" }, ...children);
-  if (!st.game) return root();
+  // The page's one level-one heading: the variant's name (the table's, while none is known).
+  if (!st.game) return root(h("h1", { class: "sr-only" }, t("table.title")));
   const tb = table(st);
   const v = view(st);
   const variant = variantOf(tb.variant);
   const sets = variant ? variant.sets_to_win : 1;
-  const bits = [h("span", { class: "variant-name" }, t(`variant.${tb.variant}.name`))];
+  const bits = [h("h1", { class: "variant-name" }, t(`variant.${tb.variant}.name`))];
   if (tb.rated) bits.push(h("span", { class: "chip rated-chip", dataset: { rated: "" } }, t("rated.badge")));
   if (v.round > 0) bits.push(h("span", { class: "chip" }, t("table.round", { n: num(v.round) })));
   bits.push(h("span", { class: "chip" }, sets > 1 ? t("table.target_set", { n: num(v.target) }) : t("table.target", { n: num(v.target) })));
@@ -41,7 +42,7 @@ export function renderHead(st) {
 export function watchers(tb) {
   const n = tb.spectators || 0;
   if (n <= 0) return null;
-  return h("span", { class: "chip watchers-chip", dataset: { spectators: String(n) }, title: t("table.spectators_label", { count: n, n: num(n) }), "aria-label": t("table.spectators_label", { count: n, n: num(n) }) },
+  return h("span", { class: "chip watchers-chip", role: "img", dataset: { spectators: String(n) }, title: t("table.spectators_label", { count: n, n: num(n) }), "aria-label": t("table.spectators_label", { count: n, n: num(n) }) },
     eyeIcon(), h("span", { class: "watchers-long", "aria-hidden": "true" }, t("table.spectators", { count: n, n: num(n) })),
     // A phone has room for the number only (the label says it whole).
     h("span", { class: "watchers-short", "aria-hidden": "true" }, num(n)));

@@ -8,6 +8,7 @@ import { view } from "./state.js";
 import { dialogOpen } from "./dialog.js";
 import { toggleSay } from "./phrases.js";
 import { activate, cancelChoice, chooseOption } from "./playing.js";
+import { readerKey } from "./reader.js";
 
 function arrows() {
   return isRTL() ? { forward: "ArrowLeft", back: "ArrowRight" } : { forward: "ArrowRight", back: "ArrowLeft" };
@@ -63,6 +64,8 @@ export function onKeydown(ctrl, event) {
   }
   // Keys inside the phrase panel are its own (a number plays no card from there).
   if (target && target.closest && target.closest(".say-panel")) return;
+  // The screen-reader table's keys (H F S T L, the numbers: table/reader.js).
+  if (readerKey(ctrl, event)) return;
   if (/^[1-9]$/.test(event.key)) {
     const n = Number(event.key);
     if (st.choice) {

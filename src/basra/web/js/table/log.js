@@ -55,6 +55,6 @@ export function playText(st, play) {
   let text = play.take.length
     ? t("log.take", { name: who, card: cardName(play.card), cards: play.take.map(cardName).join(t("list.and")) })
     : t("log.lay", { name: who, card: cardName(play.card) });
-  if (play.basra) text += ` ${t("log.basra", { points: play.basra })}`;
+  if (play.basra) text += ` ${t("log.basra", { points: play.basra, count: play.basra })}`;
   return text;
 }

@@ -4,7 +4,7 @@
 // prefers-reduced-motion, where a basra still shows, as a banner that stands still. `page` is the table page (table.js): its regions (page.el) and
 // its state (page.st); `prev` the game state before the one on screen.
 
-import { h, reducedMotion } from "../lib/dom.js";
+import { h, motionPace, reducedMotion } from "../lib/dom.js";
 import { t, num, isRTL } from "../lib/i18n.js";
 import { cardFace } from "../lib/cards.js";
 import { sideOf } from "../lib/variants.js";
@@ -48,6 +48,8 @@ export function animate(page, prev, rects) {
     return;
   }
   const animating = new Set();
+  // The "slow" setting: every move and its wait take longer (lib/settings.js).
+  const pace = motionPace();
   const flip = (el, from, duration = 380, extra = {}) => {
     const to = rectOf(el);
     if (!to.width || !from) return;
@@ -58,7 +60,7 @@ export function animate(page, prev, rects) {
     el.animate([
       { transform: `translate(${dx}px, ${dy}px) scale(${sx})`, transformOrigin: "top left", ...(extra.from || {}) },
       { transform: "none", transformOrigin: "top left", ...(extra.to || {}) },
-    ], { duration, easing: "cubic-bezier(.2,.7,.2,1)", delay: extra.delay || 0, fill: "backwards" });
+    ], { duration: duration * pace, easing: "cubic-bezier(.2,.7,.2,1)", delay: extra.delay || 0, fill: "backwards" });
   };
   // Cards that stay: slide to their new places.
   for (const el of page.el.floor.querySelectorAll(".floor-card")) {
@@ -72,7 +74,7 @@ export function animate(page, prev, rects) {
   if (fresh.length > 3) return;
   // The new plays, one after the other.
   fresh.forEach((play, i) => {
-    const delay = i * 650;
+    const delay = i * 650 * pace;
     const from = play.seat === seat ? rects.hand.get(play.card) : rects.seats.get(play.seat);
     if (!play.take.length) {
       const el = page.el.floor.querySelector(`[data-card="${play.card}"]`);
@@ -93,7 +95,7 @@ export function animate(page, prev, rects) {
     const moveIn = ghost.animate([
       { transform: "translate(0,0)", opacity: 1 },
       { transform: `translate(${mid.left - start.left}px, ${mid.top - start.top}px)`, opacity: 1 },
-    ], { duration: 340, delay, easing: "cubic-bezier(.2,.7,.2,1)", fill: "forwards" });
+    ], { duration: 340 * pace, delay, easing: "cubic-bezier(.2,.7,.2,1)", fill: "forwards" });
     const gather = () => {
       const all = [[ghost, start], ...ghosts.map((g, k) => [g, taken[k].rect])];
       const target = pile || { left: start.left, top: start.top + 200, width: start.width, height: start.height };
@@ -106,7 +108,7 @@ export function animate(page, prev, rects) {
         g.animate([
           { transform: `${startT} scale(1)`, opacity: 1 },
           { transform: `translate(${dx}px, ${dy}px) scale(0.3)`, opacity: 0.2 },
-        ], { duration: 420, delay: 220, easing: "cubic-bezier(.5,0,.5,1)", fill: "forwards" }).finished.then(() => {
+        ], { duration: 420 * pace, delay: 220 * pace, easing: "cubic-bezier(.5,0,.5,1)", fill: "forwards" }).finished.then(() => {
           g.remove();
           done += 1;
           if (done === all.length && pile) bump(page, play.seat);
@@ -114,15 +116,15 @@ export function animate(page, prev, rects) {
       }
     };
     moveIn.finished.then(gather, () => ghost.remove());
-    for (const g of ghosts) g.animate([{ opacity: 1 }, { opacity: 1 }], { duration: 340 + delay, fill: "forwards" });
-    if (play.basra) setTimeout(() => celebrate(page, play, true), delay + 300);
+    for (const g of ghosts) g.animate([{ opacity: 1 }, { opacity: 1 }], { duration: 340 * pace + delay, fill: "forwards" });
+    if (play.basra) setTimeout(() => celebrate(page, play, true), delay + 300 * pace);
   });
   // A fresh deal: the new cards come off the stock.
   const dealt = Array.from(page.el.hand.querySelectorAll(".hand-card")).filter((el) => !rects.hand.has(el.dataset.card));
-  if (dealt.length && rects.stock) dealt.forEach((el, i) => flip(el, rects.stock, 420, { delay: 120 + i * 90, from: { opacity: 0.3 }, to: { opacity: 1 } }));
+  if (dealt.length && rects.stock) dealt.forEach((el, i) => flip(el, rects.stock, 420, { delay: (120 + i * 90) * pace, from: { opacity: 0.3 }, to: { opacity: 1 } }));
   if (!sameRound || prev.view.round === 0) {
     Array.from(page.el.floor.querySelectorAll(".floor-card")).forEach((el, i) => {
-      if (!animating.has(el.dataset.card)) flip(el, rects.stock, 420, { delay: 400 + i * 90, from: { opacity: 0.3 }, to: { opacity: 1 } });
+      if (!animating.has(el.dataset.card)) flip(el, rects.stock, 420, { delay: (400 + i * 90) * pace, from: { opacity: 0.3 }, to: { opacity: 1 } });
     });
   }
 }

@@ -105,17 +105,21 @@ export function sayButton(st) {
   h("span", { class: "sr-only" }, t("list.sep"), t("phrases.left", { count: left, n: num(left) })));
 }
 
-/** The other people at the table, each with a mute toggle. */
+/** The other people at the table, each with a mute toggle; and a Report for each (the
+ * dialog of lib/report.js, opened by events.js). */
 function mutes(st) {
   const tb = table(st);
   const others = tb.players.filter((p) => p.kind === "human" && p.seat !== st.seat);
   if (!others.length) return null;
-  return h("div", { class: "say-mutes", role: "group", "aria-label": t("phrases.mutes") }, others.map((p) => {
+  return [h("div", { class: "say-mutes", role: "group", "aria-label": t("phrases.mutes") }, others.map((p) => {
     const on = st.sayings.muted.includes(p.seat);
     const name = playerName(p, tb.players);
     return h("button", { class: ["btn", "small", "mute-seat", on && "on"], type: "button", "aria-pressed": on ? "true" : "false", dataset: { action: "mute-seat", seat: String(p.seat), focusKey: `mute-${p.seat}` } },
       t("phrases.mute", { name }));
-  }));
+  })),
+  h("div", { class: "say-reports", role: "group", "aria-label": t("report.at_table") }, others.map((p) => h("button", {
+    class: "btn ghost small report-seat", type: "button", dataset: { action: "report-seat", seat: String(p.seat), focusKey: `report-${p.seat}` },
+  }, t("report.player", { name: playerName(p, tb.players) }))))];
 }
 
 /** The panel over this seat's bar (hidden while closed). */

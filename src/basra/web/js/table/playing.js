@@ -5,8 +5,11 @@
 // came with (state.playMessage). Reached through events.js and keyboard.js; `page` is the
 // table page (table.js).
 
+import { h } from "../lib/dom.js";
 import { t } from "../lib/i18n.js";
-import { cardName } from "../lib/cards.js";
+import { cardName, cardShort, withCardNames } from "../lib/cards.js";
+import { setting } from "../lib/settings.js";
+import { confirmDialog } from "./dialog.js";
 import * as S from "./state.js";
 import * as motion from "./motion.js";
 import { announce, toast } from "../lib/ui.js";
@@ -29,8 +32,25 @@ export function activate(page, card) {
   if (first) first.focus();
 }
 
-/** Send a play: only ever one of view.legal, on the version it came with. */
-function play(page, option) {
+/** The "confirm before playing" setting: "Play 7♦ taking 3♣ 4♥?", Cancel focused (Escape
+ * cancels too); true to send. */
+async function confirmed(page, option) {
+  if (!setting("confirmPlay")) return true;
+  if (page.confirming) return false;
+  page.confirming = true;
+  try {
+    const card = cardShort(option.card);
+    const text = option.take.length
+      ? t("settings.confirm.take", { card, cards: option.take.map(cardShort).join(" ") })
+      : t("settings.confirm.lay", { card });
+    return await confirmDialog({ title: t("settings.confirm.title"), text: h("p", null, withCardNames(text)), yes: t("settings.confirm.yes"), no: t("settings.confirm.no") });
+  } finally { page.confirming = false; }
+}
+
+/** Send a play: only ever one of view.legal, on the version it came with (asked first when
+ * the player wants to confirm each play; the state then may have moved on). */
+async function play(page, option) {
+  if (!(await confirmed(page, option)) || page.destroyed) return;
   const message = S.playMessage(page.st, option);
   if (!message || !page.send(message)) return;
   page.update(S.playSent(page.st, message));

@@ -113,7 +113,7 @@ export function renderMe(st, { now = 0 } = {}) {
       h("span", { class: "me-name" }, playerName(player, tb.players), ratingTag(player)),
       v.dealer === st.seat ? h("span", { class: "badge dealer", title: t("seat.dealer") }, t("seat.dealer_short")) : null),
     h("div", { class: "me-status", role: "status" }, statusLine(st)),
-    h("div", { class: "me-pile", dataset: { pileSeat: String(st.seat) }, title: t("score.pile"), "aria-label": t("score.pile_count", { count: pile, n: pile }) }, pileIcon(), num(pile)),
+    h("div", { class: "me-pile", dataset: { pileSeat: String(st.seat) }, title: t("score.pile"), role: "img", "aria-label": t("score.pile_count", { count: pile, n: pile }) }, pileIcon(), num(pile)),
     sayButton(st),
     turnClock(st, now));
 }

@@ -16,7 +16,17 @@ export function sendPart(ctrl, round) {
   if (!ctrl.socket || !ctrl.socket.send({ type: "seed", round, client_seed: part })) return false;
   ctrl.st = partSent(ctrl.st, round);
   ctrl.ev.addPart(round, part);
+  ctrl.lastParts = [...ctrl.lastParts.slice(-7), { round, part }];
   return true;
+}
+
+/** The server refused a part because it came too late for its round
+ * (`seed/round_started`, `seed/wrong_round`: the round was dealt without it, so it is no
+ * part this page sent). Refusals come in the order the parts went, and a part after a late
+ * one is late too: the refused one is the latest not yet refused. */
+export function partRefused(ctrl) {
+  const sent = ctrl.lastParts.pop();
+  if (sent) ctrl.ev.dropPart(sent.round, sent.part);
 }
 
 /** Send this seat's part if the pending round still needs one (`force`: a new one anyway).

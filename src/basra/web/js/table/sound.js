@@ -1,20 +1,32 @@
 // The table's sounds, made with Web Audio (nothing to download): a deal, a card laid, a
 // capture, a basra, your turn, and a tick in the clock's last ten seconds. On by default;
-// the mute is remembered (localStorage). The audio starts only after the player has
+// the mute is the "sound" setting (lib/settings.js: remembered, and an account's kept). The audio starts only after the player has
 // touched the page (browsers refuse sound before that), and never throws.
 
+import { setting } from "../lib/settings.js";
+import { saveSettings } from "../lib/accountsettings.js";
+
+// The mute is the "sound" setting (lib/settings.js; the /settings page shows it too). A mute
+// kept the old way (localStorage "basra.sound") becomes the setting once.
 const STORE_KEY = "basra.sound";
+try {
+  const old = localStorage.getItem(STORE_KEY);
+  if (old !== null) {
+    localStorage.removeItem(STORE_KEY);
+    if (old === "off") saveSettings({ sound: false });
+  }
+} catch { /* storage blocked */ }
 
 let context = null;
 /** The names of the sounds asked for, the latest last (what a test can read). */
 export const heard = [];
 
 export function muted() {
-  try { return localStorage.getItem(STORE_KEY) === "off"; } catch { return false; }
+  return !setting("sound");
 }
 
 export function setMuted(off) {
-  try { localStorage.setItem(STORE_KEY, off ? "off" : "on"); } catch { /* storage blocked */ }
+  saveSettings({ sound: !off });
 }
 
 function audio() {

@@ -211,8 +211,10 @@ function receiveState(state, game, now) {
   });
   if (state.hint && state.hint.version !== game.version) next.hint = null;
   if (state.hintAsked !== null && state.hintAsked !== game.version) next.hintAsked = null;
-  // The next round is dealt: its summary has been seen long enough.
+  // The next round is dealt: its summary, and "While you were away" (plays of a round gone),
+  // have been seen long enough; the new floor is left clear.
   if (state.overlay && state.overlay.kind === "round" && v.round > state.overlay.round) next.overlay = null;
+  if (state.away.length && v.round > Math.max(...state.away.map((p) => p.round))) next.away = [];
   if (t.rematch_table && prev && !prev.table.rematch_table) next.follow = t.rematch_table;
   next.choice = narrowChoice(next, state.choice);
   if (v.round > 0) {
@@ -395,6 +397,4 @@ export function closeOverlay(state) {
   return state.overlay ? with_(state, { overlay: null }) : state;
 }
 
-export function connectionFlashed(state) {
-  return state.flash ? with_(state, { flash: false }) : state;
-}
+export const connectionFlashed = (state) => (state.flash ? with_(state, { flash: false }) : state);

@@ -2,13 +2,15 @@
 // a Hint button in the head, live on the player's turn, asks the
 // server (`hint`) for the medium bot's suggestion; its card in the hand and its take on the
 // floor are marked (data-hint) until the player plays, and the announcer says it. The
-// buttons act through data-action ("resign", "hint"); `page` is the table page.
+// buttons act through data-action ("resign", "hint"); `page` is the table page. At a practice
+// table (hints on, table/hint.js) the hint is chosen in the page and says why.
 
 import { h } from "../lib/dom.js";
 import { t } from "../lib/i18n.js";
 import { cardName } from "../lib/cards.js";
 import { canPlay, hintAsked, inMatch, table } from "./state.js";
 import { confirmDialog } from "./dialog.js";
+import { hintsOn, practiceHint } from "./hint.js";
 
 export async function resign(page) {
   // At a rated table, what resigning costs is said too.
@@ -27,6 +29,8 @@ export async function cancelTable(page) {
 export function askHint(page) {
   const st = page.st;
   if (!canPlay(st) || st.hintAsked !== null || st.hint) return;
+  // A practice table (the learn page's): the hint is chosen here and says why (hint.js).
+  if (hintsOn(st.id)) { practiceHint(page); return; }
   if (page.send({ type: "hint" })) page.update(hintAsked(st));
 }
 

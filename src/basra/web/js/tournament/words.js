@@ -7,6 +7,7 @@
 import { h } from "../lib/dom.js";
 import { currentLanguage, num, t } from "../lib/i18n.js";
 import { errorText } from "../lib/ui.js";
+import { fairplayRefusal, refusalWords } from "../lib/standing.js";
 
 const SECOND = 1000;
 const DAY = 24 * 3600 * SECOND;
@@ -90,10 +91,11 @@ export function provisional(event, now = Date.now()) {
 }
 
 /** A refusal in one line: the catalogue's words for its code; an option the server names
- * in its own words. */
+ * in its own words; fair play's (a leaver's wait with its time, a ban: lib/standing.js). */
 export function refusalText(err) {
   const code = (err && err.code) || "";
   if (code === "tournament/bad_options" && err.message) return t("tournament.error.options", { message: err.message });
+  if (fairplayRefusal(err)) return refusalWords(err);
   const text = errorText(err);
   return text === t("error.generic") && err && err.message ? err.message : text;
 }

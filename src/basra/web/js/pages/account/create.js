@@ -15,7 +15,8 @@ import { announce, link, navigate, nextPath, toast, withNext } from "../../lib/u
  * (the account page's forms use it too). */
 export const field = (id, label, attrs, hint = null) => [
   h("label", { for: id }, label),
-  h("input", { id, name: id, ...attrs }),
+  // aria-describedby names only lines that are there: the hint when there is one.
+  h("input", { id, name: id, ...attrs, "aria-describedby": (attrs["aria-describedby"] || "").split(" ").filter((ref) => ref && (hint || ref !== `${id}-hint`)).join(" ") || undefined }),
   hint ? h("p", { class: "hint", id: `${id}-hint` }, hint) : null,
 ];
 
