@@ -51,9 +51,9 @@ def guest(base: str, nickname: str) -> dict[str, Any]:
 
 
 def seated(players: list[Player], browser: Browser, base: str, who: dict[str, Any] | None,
-           lang: str = "en", init: str = "") -> Player:
+           lang: str = "en", init: str = "", *, reduced_motion: bool = False) -> Player:
     """A phone-sized page with `who`'s session in its storage (none: a stranger)."""
-    p = Player(browser, base, viewport=PHONE, locale=LOCALES[lang])
+    p = Player(browser, base, viewport=PHONE, locale=LOCALES[lang], reduced_motion=reduced_motion)
     players.append(p)
     script = init
     if who:
@@ -370,7 +370,8 @@ def test_tables_of_three_and_four_fit_a_phone(players: list[Player], browser: Br
     amira = guest(server, "Amira")
     made = post(server, "/api/tables/bot", {"variant": "lebanese", "players": seats,
                                              "teams": seats == 4}, amira["token"])
-    p = seated(players, browser, server, amira, lang)
+    # Without motion: a card still flying in from the deal is not where it will sit.
+    p = seated(players, browser, server, amira, lang, reduced_motion=True)
     page = open_table(p, made["table"]["id"], ".hand .hand-card")
     page.wait_for_selector(".hand.my-turn .hand-card", timeout=20000)
     page.wait_for_timeout(900)
