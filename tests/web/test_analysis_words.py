@@ -12,8 +12,8 @@ test-output/screenshots/analysis-words-*.png and mistakes-*.png."""
 
 from __future__ import annotations
 
-import math
 import json
+import math
 import re
 import time
 from collections.abc import Iterator

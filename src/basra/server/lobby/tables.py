@@ -410,7 +410,15 @@ class Lobby:
             return table
         where = await self.placement.locate(table_id)
         if where is True:
-            return await self.adopt(table_id)
+            adopted = await self.adopt(table_id)
+            if adopted is not None:
+                return adopted
+            # Another process adopted it between the look and the claim (every survivor of
+            # a dead node reaches for its tables at once): the way to it, not its last
+            # stored state as if it had ended.
+            where = await self.placement.locate(table_id)
+            if where is True:
+                return None  # not live after all
         if where is False:
             return self.tables.get(table_id)
         return where
