@@ -10,8 +10,8 @@ from typing import Any
 
 from basra.server.config import Settings
 from basra.server.lobby.placement import LocalPlacement, RemoteTable
-from basra.server.lobby.tables import Lobby
-from basra.store import open_store
+from basra.server.lobby.tables import Lobby, TableOptions
+from basra.store import Store, open_store
 from server_harness import FAST
 
 
@@ -66,6 +66,56 @@ class Gone(LocalPlacement):
         return False
 
 
+@dataclass
+class Slow(LocalPlacement):
+    """This process claims the table, slowly (a loaded Redis): from the claim on, the table
+    is this process's, though not rebuilt yet."""
+
+    gate: asyncio.Event = field(default_factory=asyncio.Event)
+    claimed: bool = False
+
+    async def locate(self, table_id: str) -> RemoteTable | bool:
+        return not self.claimed  # nobody's until claimed; then ours
+
+    async def adopt(self, table_id: str) -> bool:
+        self.claimed = True
+        await self.gate.wait()
+        return True
+
+
+def test_a_socket_that_arrives_while_its_table_is_being_adopted_here_gets_the_table(
+        tmp_path: Path) -> None:
+    async def main() -> None:
+        store: Store = open_store(None, tmp_path / "data")
+        await store.open()
+        settings = replace(Settings(data_dir=tmp_path / "data", **FAST), bot_workers=0)
+        placement = Slow()
+        lobby = Lobby(store, settings, placement=placement)
+        try:
+            await store.create_player("amira", "Amira", "hash")
+            amira = await store.player("amira")
+            assert amira is not None
+            made = await lobby.create_private(amira, TableOptions())
+            await lobby.drop(made.row.id)  # as if its process had died: live in the store only
+            assert lobby.table(made.row.id) is None
+
+            adopting = asyncio.create_task(lobby.adopt(made.row.id))
+            await asyncio.sleep(0.05)
+            assert placement.claimed
+            arriving = asyncio.create_task(lobby.live(made.row.id))  # ours, not rebuilt yet
+            await asyncio.sleep(0.05)
+            assert not arriving.done()  # it waits for the rebuild
+            placement.gate.set()
+            adopted, found = await adopting, await arriving
+            assert adopted is not None and found is adopted
+            assert found.status == "waiting"
+        finally:
+            await lobby.close()
+            await store.close()
+
+    asyncio.run(main())
+
+
 def with_placement(tmp_path: Path, placement: LocalPlacement) -> Any:
     async def main() -> Any:
         store = open_store(None, tmp_path / "data")
@@ -92,3 +142,27 @@ def test_a_table_nobody_runs_or_will_run_is_not_live(tmp_path: Path) -> None:
     placement = Gone()
     assert with_placement(tmp_path, placement) is None
     assert placement.asked == ["locate", "adopt", "locate"]
+
+
+def test_a_live_table_read_from_the_store_never_outranks_the_live_one(tmp_path: Path) -> None:
+    """Its state, shown once to a socket that found no live table here, carries version 0:
+    a client that then reaches the live table takes every state of it."""
+    async def main() -> None:
+        store: Store = open_store(None, tmp_path / "data")
+        await store.open()
+        settings = replace(Settings(data_dir=tmp_path / "data", **FAST), bot_workers=0)
+        lobby = Lobby(store, settings)
+        try:
+            await store.create_player("amira", "Amira", "hash")
+            amira = await store.player("amira")
+            assert amira is not None
+            made = await lobby.create_private(amira, TableOptions())
+            await lobby.drop(made.row.id)
+            read = await lobby.any_table(made.row.id)
+            assert read.status == "waiting"
+            assert read.flow.version == 0
+        finally:
+            await lobby.close()
+            await store.close()
+
+    asyncio.run(main())

@@ -104,10 +104,6 @@ class Leases:
         self.until.pop(table_id, None)
         await self.redis.eval(RELEASE, 1, self.key(table_id), self.node)
 
-    def forget(self, table_id: str) -> None:
-        """Stop counting a lease as held, without a round trip (it was lost)."""
-        self.until.pop(table_id, None)
-
     async def owner(self, table_id: str) -> str | None:
         found = await self.redis.get(self.key(table_id))
         return found.decode() if isinstance(found, bytes) else found

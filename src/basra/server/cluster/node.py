@@ -298,6 +298,9 @@ class Cluster:
             dead = {n for n, a in zip(nodes, alive, strict=True) if a is None}
             for conn_id, (_table_id, conn) in list(self.remote.items()):
                 if conn.node in dead:
+                    # Told too, should it only have stalled: a socket it still holds would
+                    # otherwise wait for a table that no longer hears it.
+                    conn.close("the table lost sight of this server", MOVED_CODE)
                     await self._detach(conn_id)
 
     # ------------------------------------------------------------------ the owner's side

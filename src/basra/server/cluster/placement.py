@@ -98,10 +98,10 @@ class ClusterPlacement:
 
     async def handed_over(self, table_id: str) -> None:
         self.cluster.forget_table(table_id)
-        if self.cluster.leases.holds(table_id):
-            await self.cluster.leases.release(table_id)  # fenced by a write: anyone may
-        else:                                           # rebuild it from the log
-            self.cluster.leases.forget(table_id)
+        # Stopped here: the lease goes at once if its key still names this node (only
+        # then: the script compares), so that the table is adopted now, not when the key
+        # lapses (a lease counted lost here can live in Redis for seconds more).
+        await self.cluster.leases.release(table_id)
 
     def signed_out(self, player_id: str, session_id: str | None, keep: str | None) -> None:
         self.cluster.relay.publish(EVERY_NODE, SignedOutMessage(player_id, session_id, keep))

@@ -100,6 +100,9 @@ class Lobby:
         self.pairer: asyncio.Task[None] | None = None
         self.signed_in = SignedIn()
         """The open sockets of each session (closed when it ends: :meth:`sign_out`)."""
+        self.adoptions: dict[str, asyncio.Event] = {}
+        """The tables this process claimed and is rebuilding (:meth:`adopt`): set when done.
+        A socket that arrives meanwhile waits for the table, never takes it for ended."""
         self.background: set[asyncio.Task[bool]] = set()
         """Rated matches being queued for their background analysis."""
         self.on_ended: list[Callable[[TableRow], None]] = []
@@ -141,17 +144,26 @@ class Lobby:
         another process got it first or it is not live."""
         if table_id in self.tables:
             return self.tables[table_id]
-        if not await self.placement.adopt(table_id):
-            return None
-        async with self.adopting:
-            if table_id in self.tables:
-                return self.tables[table_id]
-            table = await self._rebuild(table_id)
-        if table is None:
-            await self.placement.release(table_id)
-        else:
-            log.info("table %s adopted here", table_id)
-        return table
+        underway = self.adoptions.get(table_id)
+        if underway is not None:  # claimed here, being rebuilt: the same table
+            await underway.wait()
+            return self.tables.get(table_id)
+        done = self.adoptions[table_id] = asyncio.Event()
+        try:
+            if not await self.placement.adopt(table_id):
+                return None
+            async with self.adopting:
+                if table_id in self.tables:
+                    return self.tables[table_id]
+                table = await self._rebuild(table_id)
+            if table is None:
+                await self.placement.release(table_id)
+            else:
+                log.info("table %s adopted here", table_id)
+            return table
+        finally:
+            del self.adoptions[table_id]
+            done.set()
 
     async def drop(self, table_id: str) -> None:
         """The table is not this process's any more (another took it over); stop it without
@@ -419,7 +431,10 @@ class Lobby:
             where = await self.placement.locate(table_id)
             if where is True:
                 return None  # not live after all
-        if where is False:
+        if where is False:  # this process's: running, or claimed and being rebuilt
+            underway = self.adoptions.get(table_id)
+            if underway is not None:
+                await underway.wait()
             return self.tables.get(table_id)
         return where
 

@@ -78,7 +78,12 @@ class StoredTables:
         return table
 
     def _restore(self, table_log: TableLog) -> Table:
-        return Table.restore(table_log, self.store, self.settings)
+        table = Table.restore(table_log, self.store, self.settings)
+        if table.status != "finished":
+            # Read here while a process runs it (or is rebuilding it): the state shown once
+            # must never outrank the live table's, or a client would ignore those.
+            table.flow.version = 0
+        return table
 
     def _rematch_open(self, table: Table, read_at: float) -> bool:
         """Whether a rematch of ``table`` may still be made, and was not read just now."""
