@@ -280,6 +280,24 @@ def test_parts_and_the_seed_window(page: Page) -> None:
     assert out["dealt"] == [None, False]
 
 
+def test_a_refused_part_stays_out_of_the_parts_this_page_sent(page: Page) -> None:
+    """The server refused a part (it came after the round was dealt): it is no part this
+    page sent, in this page and in another tab of the browser, though saving merges what
+    is stored (this is what called an honest round unfair in a fresh-clone run)."""
+    out = page.evaluate("""async () => {
+      const { Evidence } = await import('/static/js/table/evidence.js');
+      localStorage.removeItem('basra.table.T9');
+      const ev = new Evidence('T9');
+      ev.addPart(1, 'early'); ev.addPart(1, 'late'); ev.addPart(2, 'next');
+      ev.dropPart(1, 'late');
+      ev.save();  // saving merges the stored parts back in
+      const other = new Evidence('T9');  // another tab
+      other.merge();
+      return [ev.partsFor(1), ev.partsFor(2), other.partsFor(1)];
+    }""")
+    assert out == [["early"], ["next"], ["early"]]
+
+
 def test_the_next_round_waits_for_continue_and_what_the_page_is_told(page: Page) -> None:
     """Only the first round's part goes out by itself; a later round waits behind the
     summary (its countdown from table.next_round), which closes when the round is dealt;

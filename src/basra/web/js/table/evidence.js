@@ -27,6 +27,7 @@ function load(id) {
     commits: data.commits || {},
     cardsFirst: data.cardsFirst || {},
     hands: data.hands || {},
+    refused: data.refused || {},
     ownText: typeof data.ownText === "string" ? data.ownText : cleanText(data.customSeed || ""),
     seat: data.seat || null,
   };
@@ -44,6 +45,10 @@ export class Evidence {
     const local = this.data;
     for (const [round, parts] of Object.entries(stored.parts)) {
       const mine = local.parts[round] || (local.parts[round] = []);
+      for (const p of parts) if (!mine.includes(p)) mine.push(p);
+    }
+    for (const [round, parts] of Object.entries(stored.refused)) {
+      const mine = local.refused[round] || (local.refused[round] = []);
       for (const p of parts) if (!mine.includes(p)) mine.push(p);
     }
     for (const [round, commit] of Object.entries(stored.commits)) local.commits[round] = commit;
@@ -65,14 +70,17 @@ export class Evidence {
     const data = {
       parts: lastRounds(l.parts, KEEP_ROUNDS), commits: lastRounds(l.commits, KEEP_ROUNDS),
       cardsFirst: lastRounds(l.cardsFirst, KEEP_ROUNDS), hands: lastRounds(l.hands, KEEP_ROUNDS),
+      refused: lastRounds(l.refused, KEEP_ROUNDS),
       ownText: l.ownText, seat: l.seat,
     };
     try { localStorage.setItem(STORE_PREFIX + this.id, JSON.stringify(data)); } catch { /* full */ }
   }
 
-  /** The parts this page (or another tab of this browser) sent for `round`. */
+  /** The parts this page (or another tab of this browser) sent for `round`, less those
+   * the server refused. */
   partsFor(round) {
-    return this.data.parts[round] || [];
+    const refused = this.data.refused[round] || [];
+    return (this.data.parts[round] || []).filter((p) => !refused.includes(p));
   }
 
   addPart(round, part) {
@@ -82,12 +90,12 @@ export class Evidence {
   }
 
   /** The server refused `part` for `round` (it came after the round was dealt): it was
-   * never used, so it is no part this page sent. */
+   * never used, so it is no part this page sent. Kept as refused (saving merges what is
+   * stored, so a part only taken out of the list would come back from storage). */
   dropPart(round, part) {
-    const parts = this.data.parts[round] || [];
-    const at = parts.lastIndexOf(part);
-    if (at < 0) return;
-    parts.splice(at, 1);
+    const refused = this.data.refused[round] || (this.data.refused[round] = []);
+    if (refused.includes(part)) return;
+    refused.push(part);
     this.save();
   }
 
