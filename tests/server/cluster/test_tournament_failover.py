@@ -86,6 +86,7 @@ async def take_part(guest: Guest, entrant: str, tournament: str, nodes: list[Ser
         keeper.cancel()
         with contextlib.suppress(asyncio.CancelledError):
             await keeper
+        await guest.close()  # (failed or not: no socket left for a later test to find)
     return len(played)
 
 
@@ -134,7 +135,11 @@ def test_an_arena_survives_the_sigkill_of_the_node_directing_it(tmp_path: Path) 
                     await until_status(survivor, http, tid, "finished", 120)
                 finally:
                     stop.set()
-                    counts = await asyncio.gather(*tasks)
+                    outcomes = await asyncio.gather(*tasks, return_exceptions=True)
+                failed = [o for o in outcomes if isinstance(o, BaseException)]
+                if failed:  # (every player's task ended first, its socket closed)
+                    raise failed[0]
+                counts = [o for o in outcomes if isinstance(o, int)]
                 results = (await http.get(f"{survivor}/api/tournaments/{tid}/results")).json()
 
                 # Every pairing decided, once; an entrant once a wave; the scoring by hand.
