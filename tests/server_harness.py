@@ -125,6 +125,30 @@ def free_port() -> int:
         return port
 
 
+def listens(pid: int, port: int) -> bool:
+    """Whether process ``pid`` holds the socket listening on ``port`` (Linux's /proc): a
+    free port can be taken by another test's server between :func:`free_port` and the bind,
+    and that server would answer the probes in this one's place."""
+    inodes = set()
+    for table in ("/proc/net/tcp", "/proc/net/tcp6"):
+        with contextlib.suppress(OSError), open(table) as lines:
+            for line in list(lines)[1:]:
+                fields = line.split()
+                if fields[3] == "0A" and int(fields[1].rsplit(":", 1)[1], 16) == port:
+                    inodes.add(f"socket:[{fields[9]}]")
+    with contextlib.suppress(OSError):
+        for fd in os.listdir(f"/proc/{pid}/fd"):
+            with contextlib.suppress(OSError):
+                if os.readlink(f"/proc/{pid}/fd/{fd}") in inodes:
+                    return True
+    return False
+
+
+PORT_TAKEN = b"Address already in use"
+"""What ``basra serve`` says when its port was taken meanwhile: it is started again on
+another."""
+
+
 @contextlib.contextmanager
 def running_server(settings: Settings, app: FastAPI | None = None) -> Iterator[str]:
     """Serve ``app`` (default ``create_app(settings)``) on 127.0.0.1 in a thread; yields
@@ -157,6 +181,8 @@ class ServeProcess:
 
     def __init__(self, args: list[str], log: Path, port: int | None = None) -> None:
         self.port = port or free_port()
+        self.own_port = port is None
+        """Chosen here: on a first start, another is chosen if the port was taken meanwhile."""
         self.args = ["--port", str(self.port), *args]
         self.log = log
         self.proc: subprocess.Popen[bytes] | None = None
@@ -168,23 +194,33 @@ class ServeProcess:
 
     def start(self, timeout: float = 60) -> ServeProcess:
         self.started_at = time.monotonic()
-        with self.log.open("ab") as err:
-            self.proc = subprocess.Popen(
-                [sys.executable, "-m", "basra", "serve", *self.args],
-                stdout=subprocess.DEVNULL, stderr=err)
         deadline = time.monotonic() + timeout
-        while True:
-            if self.proc.poll() is not None:
-                raise RuntimeError(f"basra serve exited with {self.proc.returncode}: "
-                                   + self.log.read_text()[-2000:])
-            try:
-                if httpx.get(f"{self.base}/ready", timeout=2).json()["ready"] is True:
-                    return self
-            except (httpx.HTTPError, ValueError):
-                pass
-            if time.monotonic() > deadline:
-                raise RuntimeError("basra serve did not become ready")
-            time.sleep(0.05)
+        may_move = self.own_port and self.proc is None
+        for _ in range(3):
+            logged = self.log.stat().st_size if self.log.exists() else 0
+            with self.log.open("ab") as err:
+                self.proc = subprocess.Popen(
+                    [sys.executable, "-m", "basra", "serve", *self.args],
+                    stdout=subprocess.DEVNULL, stderr=err)
+            while True:
+                if self.proc.poll() is not None:
+                    said = self.log.read_bytes()[logged:]
+                    if PORT_TAKEN in said and may_move:
+                        break  # another server took the port first: another one
+                    raise RuntimeError(f"basra serve exited with {self.proc.returncode}: "
+                                       + self.log.read_text()[-2000:])
+                try:
+                    answer = httpx.get(f"{self.base}/ready", timeout=2).json()["ready"]
+                    if answer is True and listens(self.proc.pid, self.port):
+                        return self
+                except (httpx.HTTPError, ValueError):
+                    pass
+                if time.monotonic() > deadline:
+                    raise RuntimeError("basra serve did not become ready")
+                time.sleep(0.05)
+            self.port = free_port()
+            self.args[1] = str(self.port)
+        raise RuntimeError("basra serve found its port taken three times")
 
     def kill(self) -> None:
         """SIGKILL: no shutdown of any kind."""

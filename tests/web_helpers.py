@@ -28,7 +28,7 @@ from playwright.sync_api import (
 )
 
 from basra.server.wire.server_messages import apply_played
-from server_harness import free_port
+from server_harness import PORT_TAKEN, free_port, listens
 
 CHROMIUM = Path("/usr/bin/chromium")
 CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking",
@@ -90,29 +90,23 @@ def post(base: str, path: str, body: dict[str, Any], token: str | None = None) -
 @contextlib.contextmanager
 def basra_server(data_dir: Path, *extra: str) -> Iterator[str]:
     """``basra serve`` on a free loopback port with fast settings; yields its base URL."""
-    port = free_port()
-    log = (data_dir / "serve.log").open("wb")
-    command = [sys.executable, "-m", "basra", "serve", "--port", str(port),
-               "--data-dir", str(data_dir), "--seed-window", "1", "--bot-delay", "0.2",
-               "--grace", "1", "--bot-offer", "2", "--views-fresh", "0",
-               "--log-level", "warning", "--open-rated", "--no-assist-analysis", *extra]
-    process = subprocess.Popen(command, stdout=log, stderr=subprocess.STDOUT,
-                               stdin=subprocess.DEVNULL)
-    base = f"http://127.0.0.1:{port}"
+    log_path = data_dir / "serve.log"
+    for _ in range(3):
+        port = free_port()
+        command = [sys.executable, "-m", "basra", "serve", "--port", str(port),
+                   "--data-dir", str(data_dir), "--seed-window", "1", "--bot-delay", "0.2",
+                   "--grace", "1", "--bot-offer", "2", "--views-fresh", "0",
+                   "--log-level", "warning", "--open-rated", "--no-assist-analysis", *extra]
+        logged = log_path.stat().st_size if log_path.exists() else 0
+        with log_path.open("ab") as log:
+            process = subprocess.Popen(command, stdout=log, stderr=subprocess.STDOUT,
+                                       stdin=subprocess.DEVNULL)
+        base = f"http://127.0.0.1:{port}"
+        if _up(process, base, port, log_path, logged):
+            break
+    else:
+        raise RuntimeError("basra serve found its port taken three times")
     try:
-        deadline = time.monotonic() + 60
-        while True:
-            if process.poll() is not None:
-                raise RuntimeError(f"basra serve exited: {(data_dir / 'serve.log').read_text()}")
-            try:
-                with urllib.request.urlopen(f"{base}/health", timeout=1) as answer:
-                    if answer.status == 200:
-                        break
-            except OSError:
-                pass
-            if time.monotonic() > deadline:
-                raise RuntimeError("basra serve did not start in 60 s")
-            time.sleep(0.1)
         yield base
     finally:
         process.terminate()
@@ -121,7 +115,28 @@ def basra_server(data_dir: Path, *extra: str) -> Iterator[str]:
         except subprocess.TimeoutExpired:
             process.kill()
             process.wait(5)
-        log.close()
+
+
+def _up(process: subprocess.Popen[bytes], base: str, port: int, log_path: Path,
+        logged: int) -> bool:
+    """Wait for the server to answer, itself (not another test's server that took the port
+    meanwhile); False when it could not listen because the port was taken."""
+    deadline = time.monotonic() + 60
+    while True:
+        if process.poll() is not None:
+            said = log_path.read_bytes()[logged:]
+            if PORT_TAKEN in said:
+                return False
+            raise RuntimeError(f"basra serve exited: {said.decode(errors='replace')}")
+        try:
+            with urllib.request.urlopen(f"{base}/health", timeout=1) as answer:
+                if answer.status == 200 and listens(process.pid, port):
+                    return True
+        except OSError:
+            pass
+        if time.monotonic() > deadline:
+            raise RuntimeError("basra serve did not start in 60 s")
+        time.sleep(0.1)
 
 
 # ---------------------------------------------------------------- fixtures

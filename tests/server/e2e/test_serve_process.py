@@ -6,13 +6,14 @@ session token in it."""
 from __future__ import annotations
 
 import json
+import os
 import socket
 from pathlib import Path
 
 import httpx
 
 from basra import __version__
-from server_harness import ServeProcess, new_guest, run
+from server_harness import ServeProcess, listens, new_guest, run
 
 
 def test_basra_serve_health_readiness_and_json_logs(tmp_path: Path) -> None:
@@ -62,3 +63,24 @@ def test_basra_serve_health_readiness_and_json_logs(tmp_path: Path) -> None:
     assert any(m.startswith("server ready") for m in messages)
     assert any("Invalid HTTP request" in m for m in messages)  # uvicorn's, as JSON too
     assert token not in "\n".join(lines)  # session tokens stay out of the log
+
+
+def test_a_port_taken_before_the_server_binds_it_is_not_mistaken_for_it(tmp_path: Path) -> None:
+    """The tests' servers: another process (another test's server, say) took the port chosen
+    for this one before it could bind it; this one is started on another port, and only its
+    own listening socket counts as its start."""
+    serve = ServeProcess(["--data-dir", str(tmp_path / "data"), "--log-level", "warning"],
+                         tmp_path / "serve.log")
+    taken = serve.port
+    with socket.socket() as thief:
+        thief.bind(("127.0.0.1", taken))
+        thief.listen()
+        assert listens(os.getpid(), taken)
+        try:
+            serve.start()
+            assert serve.port != taken
+            assert serve.proc is not None and listens(serve.proc.pid, serve.port)
+            assert not listens(serve.proc.pid, taken)
+            assert "Address already in use" in serve.log.read_text()
+        finally:
+            serve.kill()
