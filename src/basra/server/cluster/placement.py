@@ -6,8 +6,11 @@ node (:class:`NodeTable`: seatings are calls answered by the owner, sockets are 
 
 from __future__ import annotations
 
+import contextlib
 from dataclasses import dataclass
 from typing import Any
+
+from redis.exceptions import RedisError
 
 from basra.server import metrics
 from basra.server.cluster.messages import CallOp, FillBotCall, JoinCall, Refused, SignedOutMessage
@@ -100,8 +103,10 @@ class ClusterPlacement:
         self.cluster.forget_table(table_id)
         # Stopped here: the lease goes at once if its key still names this node (only
         # then: the script compares), so that the table is adopted now, not when the key
-        # lapses (a lease counted lost here can live in Redis for seconds more).
-        await self.cluster.leases.release(table_id)
+        # lapses (a lease counted lost here can live in Redis for seconds more). With
+        # Redis away the key lapses by itself.
+        with contextlib.suppress(RedisError, OSError):
+            await self.cluster.leases.release(table_id)
 
     def signed_out(self, player_id: str, session_id: str | None, keep: str | None) -> None:
         self.cluster.relay.publish(EVERY_NODE, SignedOutMessage(player_id, session_id, keep))
