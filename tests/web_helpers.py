@@ -102,8 +102,13 @@ def basra_server(data_dir: Path, *extra: str) -> Iterator[str]:
             process = subprocess.Popen(command, stdout=log, stderr=subprocess.STDOUT,
                                        stdin=subprocess.DEVNULL)
         base = f"http://127.0.0.1:{port}"
-        if _up(process, base, port, log_path, logged):
-            break
+        try:
+            if _up(process, base, port, log_path, logged):
+                break
+        except BaseException:
+            process.kill()
+            process.wait(5)
+            raise
     else:
         raise RuntimeError("basra serve found its port taken three times")
     try:

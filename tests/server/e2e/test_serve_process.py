@@ -69,12 +69,13 @@ def test_a_port_taken_before_the_server_binds_it_is_not_mistaken_for_it(tmp_path
     """The tests' servers: another process (another test's server, say) took the port chosen
     for this one before it could bind it; this one is started on another port, and only its
     own listening socket counts as its start."""
-    serve = ServeProcess(["--data-dir", str(tmp_path / "data"), "--log-level", "warning"],
-                         tmp_path / "serve.log")
-    taken = serve.port
     with socket.socket() as thief:
-        thief.bind(("127.0.0.1", taken))
+        thief.bind(("127.0.0.1", 0))
         thief.listen()
+        taken = thief.getsockname()[1]
+        serve = ServeProcess(["--data-dir", str(tmp_path / "data"), "--log-level", "warning"],
+                             tmp_path / "serve.log", port=taken)
+        serve.own_port = True  # as if chosen by the harness, then taken
         assert listens(os.getpid(), taken)
         try:
             serve.start()

@@ -39,6 +39,9 @@ from basra.workers.service import BotService
 
 log = logging.getLogger("basra.lobby")
 
+ADOPTION_WAIT = 20.0
+"""Seconds a socket waits for a table this process claimed and is rebuilding."""
+
 
 class LobbyError(Refusal):
     """A lobby request that cannot be met: ``code`` is stable, the message one line (its
@@ -144,14 +147,14 @@ class Lobby:
         another process got it first or it is not live."""
         if table_id in self.tables:
             return self.tables[table_id]
-        underway = self.adoptions.get(table_id)
-        if underway is not None:  # claimed here, being rebuilt: the same table
-            await underway.wait()
-            return self.tables.get(table_id)
+        if table_id in self.adoptions:  # claimed here, being rebuilt: the same table
+            return await self._adopted(table_id)
         done = self.adoptions[table_id] = asyncio.Event()
+        claimed = False
         try:
             if not await self.placement.adopt(table_id):
                 return None
+            claimed = True
             async with self.adopting:
                 if table_id in self.tables:
                     return self.tables[table_id]
@@ -161,9 +164,24 @@ class Lobby:
             else:
                 log.info("table %s adopted here", table_id)
             return table
+        except BaseException:
+            if claimed and table_id not in self.tables:  # (the store away, or cancelled)
+                with contextlib.suppress(Exception):  # the lease lapses by itself then
+                    await asyncio.shield(self.placement.release(table_id))
+            raise
         finally:
             del self.adoptions[table_id]
             done.set()
+
+    async def _adopted(self, table_id: str) -> Table | None:
+        """The table this process is rebuilding, once rebuilt (None if that failed, or
+        took past :data:`ADOPTION_WAIT`)."""
+        underway = self.adoptions.get(table_id)
+        if underway is not None:
+            with contextlib.suppress(TimeoutError):
+                async with asyncio.timeout(ADOPTION_WAIT):
+                    await underway.wait()
+        return self.tables.get(table_id)
 
     async def drop(self, table_id: str) -> None:
         """The table is not this process's any more (another took it over); stop it without
@@ -173,6 +191,8 @@ class Lobby:
             return
         table.on_rematch = None
         await table.stop(Handover())
+        if table_id in self.tables or table_id in self.adoptions:
+            return  # claimed here again while it stopped: that lease is the new table's
         await self.placement.handed_over(table_id)
 
     async def _quick_table(self, pool: Pool, players: list[PlayerRow], rated: bool) -> str:
@@ -432,10 +452,7 @@ class Lobby:
             if where is True:
                 return None  # not live after all
         if where is False:  # this process's: running, or claimed and being rebuilt
-            underway = self.adoptions.get(table_id)
-            if underway is not None:
-                await underway.wait()
-            return self.tables.get(table_id)
+            return await self._adopted(table_id)
         return where
 
     async def live_matches(self) -> list[dict[str, Any]]:

@@ -79,7 +79,7 @@ class StoredTables:
 
     def _restore(self, table_log: TableLog) -> Table:
         table = Table.restore(table_log, self.store, self.settings)
-        if table.status != "finished":
+        if table.status in ("waiting", "playing"):
             # Read here while a process runs it (or is rebuilding it): the state shown once
             # must never outrank the live table's, or a client would ignore those.
             table.flow.version = 0

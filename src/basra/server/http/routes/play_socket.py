@@ -26,7 +26,7 @@ from basra.server.identity.guests import token_hash
 from basra.server.limits import TokenBucket, address_key, client_address
 from basra.server.lobby.placement import RemoteTable
 from basra.server.lobby.tables import LobbyError
-from basra.server.table.actor import Table
+from basra.server.table.actor import MOVED_CODE, Table
 from basra.server.table.commands import Attach, Detach, Incoming
 from basra.server.table.outbox import Outbox
 from basra.server.wire.client_messages import (
@@ -131,7 +131,7 @@ async def _send(websocket: WebSocket, message: ServerMessage) -> None:
 async def _from_store(websocket: WebSocket, table_id: str,
                       player: PlayerRow | None) -> None:
     """A table no longer in memory: its last state once (a seated player's own view),
-    then ``closed``."""
+    then ``closed``; a live one that no process here runs now is closed with 1012."""
     try:
         limit_rebuild(websocket, table_id)
         table = await get_lobby(websocket).any_table(table_id)
@@ -142,6 +142,12 @@ async def _from_store(websocket: WebSocket, table_id: str,
     except RateLimited as exc:
         await _send(websocket, Error(exc.code, exc.message))
         await websocket.close(code=4429)
+        return
+    if table.status in ("waiting", "playing"):
+        # Live, yet no process here runs it now (between two nodes: its node died, or let
+        # it go): as when a table moves, 1012 and no `closed`, so the client reconnects
+        # and finds it where it is run next.
+        await websocket.close(code=MOVED_CODE)
         return
     seat = table.seat_of_player(player.id if player else None)
     await _send(websocket, Welcome(table_id, seat))
