@@ -166,3 +166,50 @@ def test_a_live_table_read_from_the_store_never_outranks_the_live_one(tmp_path: 
             await store.close()
 
     asyncio.run(main())
+
+
+@dataclass
+class Claims(LocalPlacement):
+    """Claims succeed; releases are counted."""
+
+    released: list[str] = field(default_factory=list)
+
+    async def locate(self, table_id: str) -> RemoteTable | bool:
+        return True
+
+    async def adopt(self, table_id: str) -> bool:
+        return True
+
+    async def release(self, table_id: str) -> None:
+        self.released.append(table_id)
+
+
+def test_an_adoption_that_fails_gives_its_claim_back(tmp_path: Path) -> None:
+    """The store fails while the claimed table is rebuilt: the claim is given back (else the
+    lease would be renewed for a table nobody runs), the error goes on, and the next try
+    starts afresh."""
+    async def main() -> None:
+        store: Store = open_store(None, tmp_path / "data")
+        await store.open()
+        settings = replace(Settings(data_dir=tmp_path / "data", **FAST), bot_workers=0)
+        placement = Claims()
+        lobby = Lobby(store, settings, placement=placement)
+
+        async def broken(table_id: str) -> None:
+            raise OSError("the store is away")
+
+        try:
+            lobby._rebuild = broken  # type: ignore[method-assign]
+            try:
+                await lobby.adopt("T1")
+            except OSError:
+                pass
+            else:
+                raise AssertionError("the store's error is not swallowed")
+            assert placement.released == ["T1"]
+            assert lobby.adoptions == {}
+        finally:
+            await lobby.close()
+            await store.close()
+
+    asyncio.run(main())
