@@ -42,7 +42,7 @@ from sqlalchemy.ext.asyncio import create_async_engine
 from sqlalchemy.pool import NullPool
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from serving import free_port
+from serving import free_port, wait_ready
 
 from basra.store import open_store
 from basra.store.schema import mod_log, players, reports
@@ -58,15 +58,12 @@ def start(args: list[str]) -> tuple[subprocess.Popen[bytes], str]:
          "--tournament-schedule", "none", "--bot-workers", "1", *args],
         stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     base = f"http://127.0.0.1:{port}"
-    for _ in range(600):
-        try:
-            if httpx.get(f"{base}/ready", timeout=2).json().get("ready"):
-                return proc, base
-        except (httpx.HTTPError, ValueError):
-            pass
-        time.sleep(0.1)
-    proc.kill()
-    raise SystemExit("the server did not start")
+    try:
+        asyncio.run(wait_ready(base))
+    except RuntimeError:
+        proc.kill()
+        raise SystemExit("the server did not start") from None
+    return proc, base
 
 
 async def fill(url: str | None, schema: str | None, folder: Path, count: int, people: int,

@@ -40,7 +40,7 @@ import httpx
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from load import tree_cpu
-from serving import free_port
+from serving import free_port, wait_ready
 
 from basra.puzzles.check import check
 from basra.puzzles.shipped import load
@@ -48,7 +48,7 @@ from basra.server.learning.puzzles import Puzzles
 from basra.server.wire.server_messages import dumps
 
 
-def start(folder: Path) -> tuple[subprocess.Popen[bytes], str]:
+async def start(folder: Path) -> tuple[subprocess.Popen[bytes], str]:
     port = free_port()
     log = (folder / "server.log").open("wb")
     proc = subprocess.Popen(
@@ -56,15 +56,12 @@ def start(folder: Path) -> tuple[subprocess.Popen[bytes], str]:
          str(folder), "--no-limits", "--tournament-schedule", "none", "--bot-workers", "1"],
         stdout=subprocess.DEVNULL, stderr=log)
     base = f"http://127.0.0.1:{port}"
-    for _ in range(600):
-        try:
-            if httpx.get(f"{base}/ready", timeout=2).json().get("ready"):
-                return proc, base
-        except (httpx.HTTPError, ValueError):
-            pass
-        time.sleep(0.1)
-    proc.kill()
-    raise SystemExit("the server did not start")
+    try:
+        await wait_ready(base)
+    except RuntimeError:
+        proc.kill()
+        raise SystemExit("the server did not start") from None
+    return proc, base
 
 
 async def rated_tries(pid: int, base: str, guests: list[dict[str, str]], count: int,
@@ -175,7 +172,7 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
     rng = random.Random(7)
     report: dict[str, Any] = {"handler_alone": await handler_alone(args.requests)}
     with tempfile.TemporaryDirectory(prefix="basra-puzzles-") as folder:
-        proc, base = start(Path(folder))
+        proc, base = await start(Path(folder))
         try:
             async with httpx.AsyncClient(timeout=30) as http:
                 guests = []
