@@ -289,7 +289,9 @@ def test_the_menu_by_the_keyboard(players: list[Player], browser: Browser, serve
     assert focus_of(page)["nav"] == "history"
     page.keyboard.press("Enter")
     page.wait_for_url("**/history")
-    page.wait_for_selector("main h1")
+    # The address changes before the page's module has loaded: the lobby's heading is still
+    # there until then, so wait for the history's own.
+    page.wait_for_selector(f"main h1:has-text('{words['history.title']}')")
     assert not expanded(page) and not page.locator("#site-menu").is_visible()
     assert focus_of(page)["id"] == "menu-button"
     assert page.get_attribute(".site-nav a[data-nav='history']", "aria-current") == "page"
