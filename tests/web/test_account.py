@@ -18,7 +18,7 @@ from typing import Any
 from urllib.parse import urlparse
 
 import pytest
-from playwright.sync_api import Browser, CDPSession, Page, WebSocketRoute
+from playwright.sync_api import Browser, CDPSession, Page, WebSocketRoute, expect
 
 from web.menu import choose_language, open_menu
 from web.test_state import RESULT
@@ -588,11 +588,11 @@ def test_ratings_at_the_table_and_the_match_end(players: list[Player], browser: 
     mine = page.locator(".end-rating[data-seat='0']")
     assert mine.locator(".who").inner_text() == words["seat.you"]
     assert mine.locator(".after").inner_text() == "1562?"
-    assert mine.locator(".signed").inner_text() == "+62"
+    expect(mine.locator(".signed")).to_have_text("+62")
     assert "up" in (mine.locator(".signed").get_attribute("class") or "")
     theirs = page.locator(".end-rating[data-seat='1']")
     assert theirs.locator(".who").inner_text() == "Tarek"
-    assert theirs.locator(".signed").inner_text() == "\u221262"
+    expect(theirs.locator(".signed")).to_have_text("\u221262")
     assert "down" in (theirs.locator(".signed").get_attribute("class") or "")
     # Each change reads as one line; the numbers never turn around in Arabic.
     assert theirs.locator(".sr-only").inner_text() == words["rated.end_line"].format(

@@ -13,6 +13,7 @@ from typing import Any
 
 import pytest
 from playwright.sync_api import Browser
+from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
 from web.menu import choose_language
 from web_helpers import DESKTOP, PHONE, Player, basra_server, shot
@@ -164,13 +165,18 @@ def test_the_next_round_waits_behind_the_summary_then_resign(
     assert page.locator(".table-head .resign").count() == 0
     assert not page.title().startswith("●")
     # The match end leaves the site's header live: its Menu is what a tap there reaches.
+    # (The header fits itself to the new width on the next frames: asked until then.)
     page.set_viewport_size(PHONE)
-    on_top = page.evaluate("""() => {
+    on_top = """() => {
       const link = document.querySelector('#menu-button');
       const r = link.getBoundingClientRect();
-      return link.contains(document.elementFromPoint(r.left + r.width / 2, r.top + r.height / 2));
-    }""")
-    assert on_top
+      const top = document.elementFromPoint(r.left + r.width / 2, r.top + r.height / 2);
+      return link.contains(top) || (top ? `${top.tagName}.${top.className}` : "nothing");
+    }"""
+    try:
+        page.wait_for_function(f"() => ({on_top})() === true", timeout=3000)
+    except PlaywrightTimeout:
+        raise AssertionError(f"the Menu button is under {page.evaluate(on_top)}") from None
     shot(page, "resigned-phone")
     no_errors(p)
 
