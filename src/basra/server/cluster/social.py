@@ -30,6 +30,8 @@ log = logging.getLogger("basra.cluster.social")
 
 REFRESH_SECONDS = 20.0
 STALE_SECONDS = 60.0
+REFRESH_AT_ONCE = 200
+"""Players said again in one pipeline (about 4 ms of the loop's time)."""
 
 
 class RedisRelay:
@@ -119,16 +121,24 @@ class RedisRelay:
         return {player_id for player_id, values in zip(ids, found, strict=True)
                 if any(now - float(v) < STALE_SECONDS for v in values)}
 
+    async def refresh(self) -> None:
+        """Say again that this node holds its players' pages, :data:`REFRESH_AT_ONCE`
+        players a pipeline: one pipeline of 5,000 players held the event loop for 100 ms
+        (building the commands and reading the replies), every page's messages waiting."""
+        now = repr(time.time())
+        players = list(self.hub.pages)
+        for start in range(0, len(players), REFRESH_AT_ONCE):
+            async with self.redis.pipeline(transaction=False) as pipe:
+                for player_id in players[start:start + REFRESH_AT_ONCE]:
+                    pipe.hset(self._key(player_id), self.node, now)
+                    pipe.expire(self._key(player_id), int(STALE_SECONDS * 2))
+                await pipe.execute()
+
     async def _refresh_forever(self) -> None:
         while True:
             await asyncio.sleep(REFRESH_SECONDS)
             try:
-                now = repr(time.time())
-                async with self.redis.pipeline(transaction=False) as pipe:
-                    for player_id in list(self.hub.pages):
-                        pipe.hset(self._key(player_id), self.node, now)
-                        pipe.expire(self._key(player_id), int(STALE_SECONDS * 2))
-                    await pipe.execute()
+                await self.refresh()
             except asyncio.CancelledError:
                 raise
             except Exception:
