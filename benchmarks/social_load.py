@@ -26,6 +26,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import contextlib
+import gc
 import json
 import multiprocessing
 import os
@@ -41,6 +42,7 @@ from typing import Any
 
 import httpx
 from sqlalchemy import insert
+from sqlalchemy.exc import IntegrityError
 from websockets.asyncio.client import ClientConnection, connect
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
@@ -84,6 +86,9 @@ async def seed(url: str, accounts: int, follows_each: int, seed_value: int) -> N
                                   "created_at": now})
             for start in range(0, len(edges), CHUNK):
                 await db.execute(insert(follows), edges[start:start + CHUNK])
+    except IntegrityError:
+        raise SystemExit("social_load: the database holds this benchmark's accounts already "
+                         "(an earlier run's): give a fresh schema= in --db, or drop it") from None
     finally:
         await store.close()
 
@@ -134,6 +139,16 @@ class Pages:
         self.errors: dict[str, int] = {}
         self.phase = "opening"
         self.tasks: list[asyncio.Task[None]] = []
+        self.lags: list[float] = []
+        """This process's own event-loop lag, sampled every 50 ms: a challenge heard late
+        because the generator was busy (its sockets, its garbage collection) is its delay,
+        not the server's."""
+
+    async def sample_lag(self) -> None:
+        while self.phase != "done":
+            before = time.perf_counter()
+            await asyncio.sleep(0.05)
+            self.lags.append(time.perf_counter() - before - 0.05)
 
     def base(self, i: int) -> str:
         return self.bases[i % len(self.bases)]
@@ -217,6 +232,7 @@ class Pages:
         now = time.monotonic()
         lives = [asyncio.create_task(self.life(i, now + ramp * k / max(1, len(self.mine))))
                  for k, i in enumerate(self.mine)]
+        lag = asyncio.create_task(self.sample_lag())
         async with httpx.AsyncClient(timeout=30, limits=httpx.Limits(max_connections=50)) as http:
             challenger: asyncio.Task[None] | None = None
             loop = asyncio.get_running_loop()
@@ -225,26 +241,38 @@ class Pages:
                 if order == "count":
                     report.put({"open": len(self.open), "presence": self.presence})
                 elif order == "still":
+                    # Every page open: what is held from now on is left out of the
+                    # generator's garbage passes (a full pass over 5,000 sockets' objects
+                    # stopped its loop for half a second, challenges heard late for it).
+                    gc.collect()
+                    gc.freeze()
                     self.phase = "still"
                     self.latencies.clear()
+                    self.lags.clear()
                     challenger = asyncio.create_task(self.challenges(http))
                 elif order == "churn":
                     self.phase = "churn"
                 elif order == "take":
                     report.put({"open": len(self.open), "presence": self.presence,
-                                "latencies": list(self.latencies), "errors": dict(self.errors)})
+                                "latencies": list(self.latencies), "errors": dict(self.errors),
+                                "lags": list(self.lags)})
                     self.latencies.clear()
+                    self.lags.clear()
                     self.errors.clear()
                 elif order == "done":
                     self.phase = "done"
                     if challenger is not None:
                         challenger.cancel()
+                    for task in list(self.tasks):  # challenges still to be taken back
+                        task.cancel()
+                    await asyncio.gather(*self.tasks, return_exceptions=True)
                     for socket_ in list(self.open.values()):
                         with contextlib.suppress(Exception):
                             await socket_.close()
                     for life in lives:
                         life.cancel()
                     await asyncio.gather(*lives, return_exceptions=True)
+                    lag.cancel()
                     report.put({"done": True})
                     return
 
@@ -340,21 +368,25 @@ def main() -> None:
                 time.sleep(min(30.0, args.seconds / 2))  # the comings and goings settle
                 gather(reports, controls, "take")
             cpu0 = tree_cpu(pids)[0]
+            gen0 = tree_cpu([w.pid for w in workers if w.pid is not None])[0]
             fan0 = fanout(bases)
             before = gather(reports, controls, "count")
             t0 = time.monotonic()
             time.sleep(args.seconds)
             cpu1 = tree_cpu(pids)[0]
+            gen1 = tree_cpu([w.pid for w in workers if w.pid is not None])[0]
             fan1 = fanout(bases)
             taken = gather(reports, controls, "take")
             span = time.monotonic() - t0
             latencies = [x for t in taken for x in t["latencies"]]
+            lags = [x for t in taken for x in t["lags"]]
             errors: dict[str, int] = {}
             for t in taken:
                 for k, v in t["errors"].items():
                     errors[k] = errors.get(k, 0) + v
             windows[phase] = {
                 "cores": (cpu1 - cpu0) / span,
+                "generator_cores": (gen1 - gen0) / span,
                 "presence_per_second": (sum(t["presence"] for t in taken)
                                         - sum(b["presence"] for b in before)) / span,
                 "fanout_cores": (fan1[0] - fan0[0]) / span,
@@ -363,14 +395,19 @@ def main() -> None:
                 "p50_ms": percentile(latencies, 0.50) * 1000,
                 "p95_ms": percentile(latencies, 0.95) * 1000,
                 "p99_ms": percentile(latencies, 0.99) * 1000,
-                "max_ms": max(latencies, default=float("nan")) * 1000, "errors": errors}
+                "max_ms": max(latencies, default=float("nan")) * 1000, "errors": errors,
+                "generator_lag_p99_ms": percentile(lags, 0.99) * 1000,
+                "generator_lag_max_ms": max(lags, default=float("nan")) * 1000}
             w = windows[phase]
             print(f"{phase}: server {w['cores'] * 100:.1f}% of a core (the fan-out "
                   f"{w['fanout_cores'] * 100:.2f}%, {w['told_per_second']:.0f} presence "
                   f"messages/s queued), pages open at the end "
                   f"{w['open']}, presence messages {w['presence_per_second']:.0f}/s, "
                   f"challenges {w['challenges']}: p50 {w['p50_ms']:.1f} p95 {w['p95_ms']:.1f} "
-                  f"p99 {w['p99_ms']:.1f} max {w['max_ms']:.1f} ms, errors {errors}",
+                  f"p99 {w['p99_ms']:.1f} max {w['max_ms']:.1f} ms, errors {errors}; the "
+                  f"generator's own loop lag p99 {w['generator_lag_p99_ms']:.1f} max "
+                  f"{w['generator_lag_max_ms']:.1f} ms, its CPU "
+                  f"{w['generator_cores'] * 100:.0f}% of a core",
                   flush=True)
         cost = (windows["churn"]["cores"] - windows["still"]["cores"]) * 100
         print(f"presence fan-out: {windows['churn']['fanout_cores'] * 100:.2f}% of one core "
