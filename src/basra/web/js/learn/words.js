@@ -3,20 +3,12 @@
 // left-to-right tags, sums and tallies as left-to-right runs, signed numbers with their sign.
 
 import { h } from "../lib/dom.js";
-import { t, num } from "../lib/i18n.js";
+import { t, num, tNodes as fillWith } from "../lib/i18n.js";
 import { cardTag, cardTags, signedNumber, signedTag } from "../lib/cards.js";
 
 /** `parts` joined by `sep` (nodes and strings). */
 function joined(parts, sep) {
   return parts.flatMap((part, i) => (i ? [sep, part] : [part]));
-}
-
-/** The text of `key` with its {placeholders} filled by nodes; `count` chooses a plural. */
-function fillWith(key, params, count) {
-  const marks = Object.fromEntries(Object.keys(params).map((name) => [name, `\u0000${name}\u0000`]));
-  if (count !== undefined) marks.count = num(count);
-  const text = t(key, marks);
-  return text.split("\u0000").map((part, i) => (i % 2 ? params[part] : part)).filter((part) => part !== "");
 }
 
 /** One line as nodes. */

@@ -100,8 +100,24 @@ export function t(key, params = {}) {
 }
 
 /** Numbers with Latin digits, grouped as the language does. */
+/** The text of `key` with its {placeholders} filled by nodes (an isolated number, a card's
+ * tag), as a list of strings and nodes: the sentence keeps the page's direction and each
+ * node its own; `count` chooses a plural. */
+export function tNodes(key, params, count) {
+  const marks = Object.fromEntries(Object.keys(params).map((name) => [name, `\u0000${name}\u0000`]));
+  if (count !== undefined) marks.count = num(count);
+  const text = t(key, marks);
+  return text.split("\u0000").map((part, i) => (i % 2 ? params[part] : part)).filter((part) => part !== "");
+}
+
 export function num(n) {
   return new Intl.NumberFormat(`${lang === "sr" ? "sr-Latn" : lang}-u-nu-latn`).format(n);
+}
+
+/** A day ("2026-12-07") in words, in the page's language, with Latin digits. */
+export function dateLong(day) {
+  return new Intl.DateTimeFormat(`${lang === "sr" ? "sr-Latn" : lang}-u-nu-latn`, { dateStyle: "long", timeZone: "UTC" })
+    .format(new Date(`${day}T12:00:00Z`));
 }
 
 export function dateTime(iso) {

@@ -9,6 +9,7 @@ import { cardFace, cardLabel } from "../lib/cards.js";
 import { lineSpec, powerCardsShown, variantNames, variantOf } from "../lib/variants.js";
 import { savePrefs, loadPrefs } from "../lib/prefs.js";
 import { link, navigate } from "../lib/ui.js";
+import { ladderSection } from "../rules/ladder.js";
 
 export function mount(container, params) {
   const render = () => draw(container, params.variant);
@@ -37,7 +38,8 @@ function draw(container, variantName) {
       h("ul", { class: "rules-index" }, variantNames().map((name) => h("li", null,
         link(`/rules/${name}`, { class: "rules-index-link" },
           h("strong", null, t(`variant.${name}.name`)),
-          h("span", null, t(`variant.${name}.short`)))))));
+          h("span", null, t(`variant.${name}.short`)))))),
+      ladderSection());
     return;
   }
   replace(container,
