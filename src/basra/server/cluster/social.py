@@ -130,6 +130,8 @@ class RedisRelay:
         for start in range(0, len(players), REFRESH_AT_ONCE):
             async with self.redis.pipeline(transaction=False) as pipe:
                 for player_id in players[start:start + REFRESH_AT_ONCE]:
+                    if player_id not in self.hub.pages:
+                        continue  # gone while the earlier batches went: not said again
                     pipe.hset(self._key(player_id), self.node, now)
                     pipe.expire(self._key(player_id), int(STALE_SECONDS * 2))
                 await pipe.execute()
