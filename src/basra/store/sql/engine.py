@@ -435,12 +435,16 @@ class SqlEngine:
             raise
         return result
 
-    async def reading(self, op: ReadOp[R], *, in_loop: bool = False) -> R:
+    async def reading(self, op: ReadOp[R], *, in_loop: bool = False,
+                      one_statement: bool = False) -> R:
         """Run the read ``op`` in a read-only transaction that sees the database as of one
         moment; a failing database is a StoreError. ``in_loop``: a point read on the path
         of every request (a session by its token), which on SQLite runs in the loop on a
         connection of its own (a few dozen microseconds; a reader thread's hand-over costs
-        more than the read), or in a reader thread if SQLite cannot answer at once."""
+        more than the read), or in a reader thread if SQLite cannot answer at once.
+        ``one_statement``: ``op`` runs a single SELECT, which PostgreSQL answers as of one
+        moment by itself: it runs without a transaction (no BEGIN and COMMIT, two round
+        trips of a point read's four: the pool's ping, BEGIN, the SELECT, COMMIT)."""
         try:
             sqlite = self._sqlite_of()
             if sqlite is not None:
@@ -451,6 +455,9 @@ class SqlEngine:
                 return await asyncio.get_running_loop().run_in_executor(
                     readers, _in_transaction, engine, op, True)
             async with self.engine.connect() as connection:
+                if one_statement:
+                    await connection.execution_options(isolation_level="AUTOCOMMIT")
+                    return await connection.run_sync(op)
                 await connection.execution_options(isolation_level="REPEATABLE READ")
                 async with connection.begin():
                     return await connection.run_sync(op)
@@ -539,7 +546,7 @@ class SqlEngine:
     async def rows(self, query: Select[Any], parameters: Mapping[str, Any] | None = None,
                    *, in_loop: bool = False) -> Sequence[Row[Any]]:
         return await self.reading(lambda connection: connection.execute(query, parameters).all(),
-                                  in_loop=in_loop)
+                                  in_loop=in_loop, one_statement=True)
 
     async def first(self, query: Select[Any]) -> Row[Any] | None:
         rows = await self.rows(query.limit(1))
