@@ -424,8 +424,11 @@ def main() -> None:
                 worker.kill()
         for proc, _ in nodes:
             proc.terminate()
-            with contextlib.suppress(subprocess.TimeoutExpired):
+            try:
                 proc.wait(20)
+            except subprocess.TimeoutExpired:  # a node that does not stop is not left behind
+                proc.kill()
+                proc.wait(5)
 
 
 if __name__ == "__main__":
