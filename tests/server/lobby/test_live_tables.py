@@ -4,9 +4,13 @@ reached where another process adopted it first, never taken for ended."""
 from __future__ import annotations
 
 import asyncio
+import contextlib
+from collections.abc import AsyncIterator
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
+
+import pytest
 
 from basra.server.config import Settings
 from basra.server.lobby.placement import LocalPlacement, RemoteTable
@@ -83,50 +87,57 @@ class Slow(LocalPlacement):
         return True
 
 
+@contextlib.asynccontextmanager
+async def opened(tmp_path: Path,
+                 placement: LocalPlacement | None = None) -> AsyncIterator[tuple[Store, Lobby]]:
+    """A store and a lobby of one process (no bot workers), closed at the end."""
+    store: Store = open_store(None, tmp_path / "data")
+    await store.open()
+    settings = replace(Settings(data_dir=tmp_path / "data", **FAST), bot_workers=0)
+    lobby = Lobby(store, settings, placement=placement)
+    try:
+        yield store, lobby
+    finally:
+        await lobby.close()
+        await store.close()
+
+
+async def dropped_table(store: Store, lobby: Lobby) -> str:
+    """A private table made here, then dropped from memory as if its process had died: live
+    in the store only."""
+    await store.create_player("amira", "Amira", "hash")
+    amira = await store.player("amira")
+    assert amira is not None
+    made = await lobby.create_private(amira, TableOptions())
+    await lobby.drop(made.row.id)
+    assert lobby.table(made.row.id) is None
+    return made.row.id
+
+
 def test_a_socket_that_arrives_while_its_table_is_being_adopted_here_gets_the_table(
         tmp_path: Path) -> None:
     async def main() -> None:
-        store: Store = open_store(None, tmp_path / "data")
-        await store.open()
-        settings = replace(Settings(data_dir=tmp_path / "data", **FAST), bot_workers=0)
         placement = Slow()
-        lobby = Lobby(store, settings, placement=placement)
-        try:
-            await store.create_player("amira", "Amira", "hash")
-            amira = await store.player("amira")
-            assert amira is not None
-            made = await lobby.create_private(amira, TableOptions())
-            await lobby.drop(made.row.id)  # as if its process had died: live in the store only
-            assert lobby.table(made.row.id) is None
-
-            adopting = asyncio.create_task(lobby.adopt(made.row.id))
+        async with opened(tmp_path, placement) as (store, lobby):
+            table_id = await dropped_table(store, lobby)
+            adopting = asyncio.create_task(lobby.adopt(table_id))
             await asyncio.sleep(0.05)
             assert placement.claimed
-            arriving = asyncio.create_task(lobby.live(made.row.id))  # ours, not rebuilt yet
+            arriving = asyncio.create_task(lobby.live(table_id))  # ours, not rebuilt yet
             await asyncio.sleep(0.05)
             assert not arriving.done()  # it waits for the rebuild
             placement.gate.set()
             adopted, found = await adopting, await arriving
             assert adopted is not None and found is adopted
             assert found.status == "waiting"
-        finally:
-            await lobby.close()
-            await store.close()
 
     asyncio.run(main())
 
 
 def with_placement(tmp_path: Path, placement: LocalPlacement) -> Any:
     async def main() -> Any:
-        store = open_store(None, tmp_path / "data")
-        await store.open()
-        settings = replace(Settings(data_dir=tmp_path / "data", **FAST), bot_workers=0)
-        lobby = Lobby(store, settings, placement=placement)
-        try:
+        async with opened(tmp_path, placement) as (_, lobby):
             return await lobby.live("T1")
-        finally:
-            await lobby.close()
-            await store.close()
 
     return asyncio.run(main())
 
@@ -148,22 +159,10 @@ def test_a_live_table_read_from_the_store_never_outranks_the_live_one(tmp_path: 
     """Its state, shown once to a socket that found no live table here, carries version 0:
     a client that then reaches the live table takes every state of it."""
     async def main() -> None:
-        store: Store = open_store(None, tmp_path / "data")
-        await store.open()
-        settings = replace(Settings(data_dir=tmp_path / "data", **FAST), bot_workers=0)
-        lobby = Lobby(store, settings)
-        try:
-            await store.create_player("amira", "Amira", "hash")
-            amira = await store.player("amira")
-            assert amira is not None
-            made = await lobby.create_private(amira, TableOptions())
-            await lobby.drop(made.row.id)
-            read = await lobby.any_table(made.row.id)
+        async with opened(tmp_path) as (store, lobby):
+            read = await lobby.any_table(await dropped_table(store, lobby))
             assert read.status == "waiting"
             assert read.flow.version == 0
-        finally:
-            await lobby.close()
-            await store.close()
 
     asyncio.run(main())
 
@@ -188,28 +187,16 @@ def test_an_adoption_that_fails_gives_its_claim_back(tmp_path: Path) -> None:
     """The store fails while the claimed table is rebuilt: the claim is given back (else the
     lease would be renewed for a table nobody runs), the error goes on, and the next try
     starts afresh."""
+    async def broken(table_id: str) -> None:
+        raise OSError("the store is away")
+
     async def main() -> None:
-        store: Store = open_store(None, tmp_path / "data")
-        await store.open()
-        settings = replace(Settings(data_dir=tmp_path / "data", **FAST), bot_workers=0)
         placement = Claims()
-        lobby = Lobby(store, settings, placement=placement)
-
-        async def broken(table_id: str) -> None:
-            raise OSError("the store is away")
-
-        try:
+        async with opened(tmp_path, placement) as (_, lobby):
             lobby._rebuild = broken  # type: ignore[method-assign]
-            try:
+            with pytest.raises(OSError):  # the store's error is not swallowed
                 await lobby.adopt("T1")
-            except OSError:
-                pass
-            else:
-                raise AssertionError("the store's error is not swallowed")
             assert placement.released == ["T1"]
             assert lobby.adoptions == {}
-        finally:
-            await lobby.close()
-            await store.close()
 
     asyncio.run(main())
