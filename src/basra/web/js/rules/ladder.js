@@ -4,6 +4,7 @@
 
 import { h, replace } from "../lib/dom.js";
 import { t, tNodes, num, dateLong } from "../lib/i18n.js";
+import { signedNumber } from "../lib/cards.js";
 
 const SOURCE = new URL("../../data/ladder.json", import.meta.url);
 let loaded = null;
@@ -13,7 +14,6 @@ function load() {
   return loaded;
 }
 
-const signed = (n) => (n > 0 ? `+${num(n)}` : n < 0 ? `\u2212${num(-n)}` : num(0));
 const level = (name) => t(`bot.level.${name}`);
 
 /** A number as an isolated left-to-right run (its sign and "%" with it). */
@@ -46,7 +46,7 @@ function pairsTable(ladder) {
   const pct = (x) => num(Math.round(100 * x));
   const rows = [...byPair.values()].filter((r) => r.rounds).map((r) => h("tr", { dataset: { pair: `${r.a}-${r.b}` } },
     h("th", { scope: "row" }, t("rules.ladder.pair_name", { a: level(r.a), b: level(r.b) })),
-    h("td", null, interval(r.rounds.difference, signed)),
+    h("td", null, interval(r.rounds.difference, signedNumber)),
     h("td", null, r.matches && r.matches.wins
       ? tNodes("rules.ladder.share", { share: figure(pct(r.matches.wins[0])), n: figure(num(r.matches.matches)), low: figure(pct(r.matches.wins[1])), high: figure(pct(r.matches.wins[2])) })
       : "")));
