@@ -8,9 +8,11 @@ the event (starting once every player has joined), and reports:
 - the seated players' time from sending a play to the ``played`` message that shows it
   (p50, p95, p99, max), over the whole event and over its first 20 s apart (the start is a
   wave: every player free at once, N/2 tables opened in one go);
-- the standings' delay: from a player seeing its match end to the first standings delta
-  that counts it reaching a watching page (``--sampled`` of the W watchers record what they
-  receive and when; the others read and drop, as a browser would), p50, p99 and max;
+- the standings' delay: from a player seeing its match end to the first page of the
+  standings that counts it reaching a watching page (the watchers are spread over the
+  pages, 20 rows each: watcher ``w`` opens page ``w % pages + 1``; ``--sampled`` of them,
+  all by default, record what they receive and when; the others read and drop, as a
+  browser would), p50, p99 and max; and to the player's own row (``mine``) on its page;
 - the director's CPU per pairing (the server's own log line for each wave or round), and
   the server's CPU over the event.
 
@@ -60,7 +62,11 @@ class Stats:
     ends: list[tuple[str, int, float]] = field(default_factory=list)
     """(player, its games so far, wall time it saw its match end)."""
     deltas: list[tuple[float, dict[str, int]]] = field(default_factory=list)
-    """A sampled watcher's standings deltas: (wall time received, entrant -> games)."""
+    """A sampled watcher's pages of the standings: (wall time received, entrant -> games)."""
+    mine: list[tuple[str, int, float]] = field(default_factory=list)
+    """A player's own row as its page heard it: (player, its games, wall time received)."""
+    received: int = 0
+    """Bytes the pages (players' and watchers') received."""
     tables: int = 0
     errors: dict[str, int] = field(default_factory=dict)
 
@@ -147,9 +153,12 @@ async def player(base: str, http: httpx.AsyncClient, tournament: str, index: int
 
         async def read_page() -> None:
             async for raw in page:
+                stats.received += len(raw)
                 message = orjson.loads(raw)
                 if message.get("type") == "paired":
                     await tables.put(message["table"])
+                elif message.get("type") == "mine":
+                    stats.mine.append((me, message["row"]["games"], time.time()))
                 elif _over(message):
                     over.set()
 
@@ -175,27 +184,30 @@ async def player(base: str, http: httpx.AsyncClient, tournament: str, index: int
             reader.cancel()
 
 
-async def watcher(base: str, tournament: str, stats: Stats | None, stop_at: float) -> None:
+async def watcher(base: str, tournament: str, page_number: int, stats: Stats,
+                  sampled: bool, stop_at: float) -> None:
     ws_base = base.replace("http://", "ws://")
-    async with connect(f"{ws_base}/ws/tournaments/{tournament}", ping_interval=None,
-                       max_size=None, open_timeout=60) as page:
+    async with connect(f"{ws_base}/ws/tournaments/{tournament}?page={page_number}",
+                       ping_interval=None, max_size=None, open_timeout=60) as page:
         while time.time() < stop_at:
             try:
                 raw = await asyncio.wait_for(page.recv(), 1.0)
             except TimeoutError:
                 continue
+            stats.received += len(raw)
             message = orjson.loads(raw)
             if _over(message):
                 return
-            if stats is None:
+            if not sampled:
                 continue
             if message.get("type") == "standings":
                 stats.deltas.append((time.time(), {row["entrant"]: row["games"]
                                                    for row in message["rows"]}))
 
 
-async def client_run(base: str, tournament: str, players: range, watchers: int,
-                     sampled: int, think: tuple[float, float], stop_at: float) -> Stats:
+async def client_run(base: str, tournament: str, players: range, watchers: range,
+                     sampled: int, pages: int, think: tuple[float, float],
+                     stop_at: float) -> Stats:
     stats = Stats()
     limits = httpx.Limits(max_connections=64)
     async with httpx.AsyncClient(timeout=60, limits=limits) as http:
@@ -203,9 +215,9 @@ async def client_run(base: str, tournament: str, players: range, watchers: int,
         tasks = [asyncio.create_task(player(base, http, tournament, i, stats, think, stop_at,
                                             flag)) for i, flag in zip(players, flags,
                                                                       strict=True)]
-        tasks += [asyncio.create_task(watcher(base, tournament,
-                                              stats if w < sampled else None, stop_at))
-                  for w in range(watchers)]
+        tasks += [asyncio.create_task(watcher(base, tournament, w % pages + 1, stats,
+                                              w - watchers.start < sampled, stop_at))
+                  for w in watchers]
         done = await asyncio.gather(*tasks, return_exceptions=True)
         for result in done:
             if isinstance(result, BaseException):
@@ -271,18 +283,28 @@ def report(stats: list[Stats], start: float, waves: list[tuple[int, int, float]]
         if values:
             print(f"{name}: p50 {pct(values, 50):.1f} ms, p95 {pct(values, 95):.1f} ms, "
                   f"p99 {pct(values, 99):.1f} ms, max {max(values):.1f} ms ({len(values)})")
-    delays = []
     ends = [e for s in stats for e in s.ends]
-    sampled = [s.deltas for s in stats if s.deltas]
-    for who, games, at in ends:
-        for deltas in sampled:
-            for got_at, rows in deltas:
-                if rows.get(who, -1) >= games and got_at >= at - 5:
+    heard: dict[str, list[tuple[float, int]]] = {}
+    for s in stats:
+        for got_at, rows in s.deltas:
+            for who, games in rows.items():
+                heard.setdefault(who, []).append((got_at, games))
+    own: dict[str, list[tuple[float, int]]] = {}
+    for s in stats:
+        for who, games, got_at in s.mine:
+            own.setdefault(who, []).append((got_at, games))
+    for name, seen_by in (("standings to a watcher", heard), ("own row to the player", own)):
+        delays = []
+        for who, games, at in ends:
+            for got_at, counted in sorted(seen_by.get(who, ())):
+                if counted >= games and got_at >= at - 5:
                     delays.append(max(0.0, got_at - at) * 1000)
                     break
-    if delays:
-        print(f"standings to a watcher after a match end: p50 {pct(delays, 50):.0f} ms, "
-              f"p99 {pct(delays, 99):.0f} ms, max {max(delays):.0f} ms ({len(delays)})")
+        if delays:
+            print(f"{name} after a match end: p50 {pct(delays, 50):.0f} ms, "
+                  f"p99 {pct(delays, 99):.0f} ms, max {max(delays):.0f} ms "
+                  f"({len(delays)} of {len(ends)})")
+    print(f"the pages received {sum(s.received for s in stats) / 1e6:.1f} MB")
     if waves:
         cpus = [w[2] for w in waves]
         print(f"pairings: {len(waves)}, tables {sum(w[1] for w in waves)}, the largest "
@@ -303,8 +325,8 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--players", type=int, default=200)
     parser.add_argument("--watchers", type=int, default=50)
-    parser.add_argument("--sampled", type=int, default=20,
-                        help="watchers that record what they receive (default 20)")
+    parser.add_argument("--sampled", type=int, default=None,
+                        help="watchers that record what they receive (default all)")
     parser.add_argument("--format", choices=["arena", "swiss"], default="arena")
     parser.add_argument("--minutes", type=int, default=3)
     parser.add_argument("--rounds", type=int, default=3)
@@ -332,16 +354,18 @@ def main() -> None:
             length = (args.minutes * 60 if args.format == "arena" else args.rounds * 400)
             stop_at = start + length + 30
             per = -(-args.players // args.clients)
+            pages = max(1, -(-args.players // 20))
+            watching = -(-args.watchers // args.clients)
+            sampled = args.watchers if args.sampled is None else args.sampled
             queue: Any = multiprocessing.get_context("spawn").Queue()
             procs = []
             for k in range(args.clients):
                 players = range(k * per, min(args.players, (k + 1) * per))
-                watchers = args.watchers // args.clients
-                sampled = args.sampled // args.clients
+                watchers = range(k * watching, min(args.watchers, (k + 1) * watching))
                 proc = multiprocessing.get_context("spawn").Process(
                     target=client_main,
-                    args=((base, tournament, players, watchers, sampled, think, stop_at),
-                          queue))
+                    args=((base, tournament, players, watchers, -(-sampled // args.clients),
+                           pages, think, stop_at), queue))
                 proc.start()
                 procs.append(proc)
             time.sleep(max(0.0, start - time.time()))
@@ -366,7 +390,7 @@ def main() -> None:
     waves = [(int(m.group(2)), int(m.group(3)), float(m.group(4)))
              for m in WAVE_LINE.finditer(log)]
     print(f"{args.format}: {args.players} players, {args.watchers} watching "
-          f"({args.sampled} sampled), {args.db or 'SQLite'}")
+          f"({sampled} sampled), {args.db or 'SQLite'}")
     report(stats, start, waves, cpu1 - cpu0, elapsed)
     if args.samples is not None:
         args.samples.write_bytes(orjson.dumps(sorted(at_ms for s in stats for at_ms in s.play)))

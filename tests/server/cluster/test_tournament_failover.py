@@ -52,10 +52,9 @@ async def take_part(guest: Guest, entrant: str, tournament: str, nodes: list[Ser
                         message = json.loads(raw)
                         if message["type"] == "paired":
                             await tables.put(message["table"])
-                        elif message["type"] == "tournament":
-                            for pairing in message["playing"]:
-                                if entrant in pairing["entrants"]:
-                                    await tables.put(pairing["table"])
+                        elif message["type"] == "mine" and message["row"]["table"]:
+                            # Back on a page: the player's own row names their table.
+                            await tables.put(message["row"]["table"])
             except (ConnectionClosed, OSError, InvalidHandshake):
                 pass
             await asyncio.sleep(0.2)

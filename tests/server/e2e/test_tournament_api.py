@@ -94,3 +94,73 @@ def test_making_listing_joining_and_leaving_an_event(tmp_path: Any) -> None:
         assert results["rounds"] == [] and results["podium"] == []
 
     serve(tmp_path, scenario, tournament_tick_seconds=0.1)
+
+
+async def a_page(socket: Any, number: int) -> dict[str, Any]:
+    """The next ``standings`` message of page ``number`` (the news of the page shown before
+    may come first: it was on its way when the page was asked for)."""
+    for _ in range(20):
+        message: dict[str, Any] = json.loads(await asyncio.wait_for(socket.recv(), 10))
+        if message["type"] == "standings" and message["page"] == number:
+            return message
+    raise AssertionError(f"page {number} never came")
+
+
+def test_a_page_hears_its_own_page_of_the_standings_and_asks_for_others(tmp_path: Any) -> None:
+    """45 entrants make three pages of 20: a player's page opens on the page of their own
+    row (and hears that row by itself), a watcher's on the first or the one it names; a
+    page asked for over the socket comes whole, a join is heard on every page, and what
+    is not an ask is dropped."""
+    async def scenario(base: str, http: httpx.AsyncClient) -> None:
+        owner = await an_account(base, http, "Organiser")
+        event = await an_event(base, http, owner, starts_in=600, minutes=30, rated=False)
+        path = f"{base}/api/tournaments/{event['id']}"
+        guests = [await new_guest(base, http, f"Player {n:02}") for n in range(46)]
+        for guest in guests[:45]:
+            r = await http.post(f"{path}/join", headers=guest.headers, json={})
+            assert r.status_code == 200
+        state = (await http.get(f"{path}?page=3")).json()
+        assert (state["page"], state["pages"], state["count"]) == (3, 3, 45)
+        assert len(state["standings"]) == 5
+        assert [row["rank"] for row in state["standings"]] == list(range(41, 46))
+        last = state["standings"][-1]["entrant"]
+        who = next(g for g in guests if g.player_id == last)
+        assert (await http.get(f"{path}?page=0")).status_code == 422
+
+        ws = base.replace("http://", "ws://")
+        async with connect(f"{ws}/ws/tournaments/{event['id']}?auth=1") as mine, \
+                connect(f"{ws}/ws/tournaments/{event['id']}?page=2") as watcher:
+            await mine.send(json.dumps({"type": "hello", "token": who.token}))
+            first = json.loads(await mine.recv())
+            assert (first["type"], first["page"]) == ("tournament", 3)
+            own = json.loads(await mine.recv())
+            assert (own["type"], own["row"]["entrant"], own["row"]["rank"]) == (
+                "mine", last, 45)
+            seen = json.loads(await watcher.recv())
+            assert (seen["page"], len(seen["standings"])) == (2, 20)
+            assert seen["standings"][0]["rank"] == 21
+
+            await mine.send("not json")
+            await mine.send(json.dumps({"type": "page", "page": "two"}))
+            await mine.send(json.dumps({"type": "page", "page": 1}))
+            one = await a_page(mine, 1)
+            assert len(one["rows"]) == 20
+            assert [row["rank"] for row in one["rows"]] == list(range(1, 21))
+            await mine.send(json.dumps({"type": "page", "page": 99}))  # the last there is
+            await a_page(mine, 3)
+            await mine.send(json.dumps({"type": "page", "page": 2}))
+            await a_page(mine, 2)
+            await mine.send(json.dumps({"type": "page", "me": True}))
+            back = await a_page(mine, 3)
+            assert last in {row["entrant"] for row in back["rows"]}
+
+            # A 46th entrant: every page hears the new count, each its own page.
+            r = await http.post(f"{path}/join", headers=guests[45].headers, json={})
+            assert r.status_code == 200
+            for page, number in ((mine, 3), (watcher, 2)):
+                news = await a_page(page, number)
+                while news["count"] == 45:  # (news from before the join)
+                    news = await a_page(page, number)
+                assert news["count"] == 46
+
+    serve(tmp_path, scenario, tournament_tick_seconds=0.1)

@@ -12,7 +12,8 @@ from dataclasses import replace
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
-from basra.server.tournaments.audience import LocalAudience
+from basra.server.tournaments import views
+from basra.server.tournaments.audience import LocalAudience, News, Watcher
 from basra.server.tournaments.director import Director
 from basra.store.base import EntrantRow, PairingRow, SeatRow, TableRow, TournamentRow
 from basra.store.memory import MemoryTableStore
@@ -22,12 +23,15 @@ T0 = datetime(2026, 12, 6, 12, 0, tzinfo=UTC)
 
 
 class Room(LocalAudience):
-    """An audience whose present players a test names, and which keeps what it was told."""
+    """An audience whose present players a test names, and which keeps what it was told:
+    (None, message) for every page (a page of the standings too: a test's field has one
+    page unless it says), (player, message) for one player's, and each batch of news."""
 
     def __init__(self) -> None:
         super().__init__()
         self.here: set[str] = set()
         self.said: list[tuple[str | None, dict[str, Any]]] = []
+        self.batches: list[News] = []
 
     async def present(self, tournament_id: str) -> set[str]:
         return set(self.here)
@@ -37,6 +41,23 @@ class Room(LocalAudience):
 
     async def tell(self, tournament_id: str, player_id: str, text: str) -> None:
         self.said.append((player_id, json.loads(text)))
+
+    async def news(self, tournament_id: str, news: News) -> None:
+        self.batches.append(news)
+        for text in [*news.everyone, *news.pages.values()]:
+            self.said.append((None, json.loads(text)))
+        for player, text in news.players.items():
+            self.said.append((player, json.loads(text)))
+
+
+class Box:
+    """An outbox that keeps what it is given."""
+
+    def __init__(self) -> None:
+        self.texts: list[str] = []
+
+    def put(self, text: str) -> None:
+        self.texts.append(text)
 
 
 class Tables:
@@ -224,9 +245,9 @@ def test_a_director_that_died_is_replaced_and_makes_the_missing_table() -> None:
 
 
 def test_the_pages_hear_the_news_together_at_most_once_a_second() -> None:
-    """Every page of an event hears every piece of news, so what changes within
-    ``news_seconds`` goes out together: the pairings made and decided in one message, the
-    standings' changed rows in another, at the end of the wait (not at the next tick)."""
+    """What changes within ``news_seconds`` goes out in one batch at the end of the wait
+    (not at the next tick): the matches shown, the changed page of the standings, each
+    changed player's own row; the players are told of their tables at once."""
     async def scenario() -> None:
         store, tables, room, _ = await a_field(6)
         boss = director(store, tables, room, news_seconds=0.3)
@@ -238,7 +259,11 @@ def test_the_pages_hear_the_news_together_at_most_once_a_second() -> None:
         def news(kind: str) -> list[dict[str, Any]]:
             return [m for who, m in room.said if who is None and m["type"] == kind]
 
-        assert [len(m.get("add", [])) for m in news("pairings")] == [3]
+        playing = news("playing")
+        assert len(playing) == 1 and playing[0]["live"] == 3
+        assert {m["id"] for m in playing[0]["matches"]} == {p.id for p in first}
+        assert all(len(m["names"]) == 2 and all(m["names"]) for m in playing[0]["matches"])
+        batches = len(room.batches)
         before = len(room.said)
         for number, pairing in enumerate(first[:2]):  # two matches end one after the other
             await tables.end(boss, pairing.table_id or "", 0)
@@ -246,13 +271,20 @@ def test_the_pages_hear_the_news_together_at_most_once_a_second() -> None:
         assert len(room.said) - before == sum(  # only the players were told, at once
             1 for who, m in room.said[before:] if who is not None and m["type"] == "paired")
         await asyncio.sleep(0.45)
-        pairings, standings = news("pairings")[1:], news("standings")[-1:]
-        assert len(pairings) == 1
-        assert {p["id"] for p in pairings[0]["done"]} == {p.id for p in first[:2]}
-        assert pairings[0]["add"] and pairings[0]["round"] >= 2
+        assert len(room.batches) == batches + 1
+        batch = room.batches[-1]
+        shown = json.loads(batch.everyone[0])
+        assert shown["type"] == "playing"
+        assert not {m["id"] for m in shown["matches"]} & {p.id for p in first[:2]}
+        page = json.loads(batch.pages[1])
         winners = {p.entrants[0] for p in first[:2]}
-        assert winners <= {row["entrant"] for row in standings[0]["rows"]}
-        assert standings[0]["v"] > pairings[0]["v"]
+        rows = {row["entrant"]: row for row in page["rows"]}
+        assert all(rows[w]["score"] == 2 for w in winners)
+        assert page["v"] > playing[0]["v"]
+        # Each winner's player hears their own row.
+        for winner in winners:
+            mine = json.loads(batch.players[winner])
+            assert mine["type"] == "mine" and mine["row"]["score"] == 2
         boss.close()
 
     asyncio.run(scenario())
@@ -260,8 +292,9 @@ def test_the_pages_hear_the_news_together_at_most_once_a_second() -> None:
 
 def test_a_page_that_saw_a_row_the_others_did_not_hears_it_again() -> None:
     """A page that opens between two pieces of news sees the standings as they are; a row
-    that changes back before the news (paused, then active again) is still named in the
-    news, or that page would keep the row it saw."""
+    that changes back before the news (paused, then active again) is still sent with the
+    next news (its whole page), or that page would keep the row it saw; the same for a
+    player's own row."""
     async def scenario() -> None:
         store, tables, room, players = await a_field(2)
         boss = director(store, tables, room, news_seconds=0.2)
@@ -272,13 +305,88 @@ def test_a_page_that_saw_a_row_the_others_did_not_hears_it_again() -> None:
         seen = json.loads(boss.snapshot())  # a page opens: it sees the pause
         assert {row["entrant"]: row["status"] for row in seen["standings"]}[players[0]] \
             == "paused"
+        assert json.loads(boss.mine(players[0]) or "")["row"]["status"] == "paused"
         boss.entrant_changed(replace(entrant, status="active"))  # back before any news
         await boss.tick(T0 - timedelta(minutes=5))
         await asyncio.sleep(0.3)
         news = [m for who, m in room.said if who is None and m["type"] == "standings"]
-        assert news and news[-1]["rows"][0]["entrant"] == players[0]
-        assert news[-1]["rows"][0]["status"] == "active"
+        assert news and news[-1]["page"] == 1
+        assert {row["entrant"]: row["status"] for row in news[-1]["rows"]}[players[0]] \
+            == "active"
         assert news[-1]["v"] > seen["v"]
+        mine = [m for who, m in room.said if who == players[0] and m["type"] == "mine"]
+        assert mine and mine[-1]["row"]["status"] == "active"
+        # Nothing changed since: no news at all.
+        heard = len(room.said)
+        await boss.tick(T0 - timedelta(minutes=4))
+        await asyncio.sleep(0.3)
+        assert room.said[heard:] == []
+        boss.close()
+
+    asyncio.run(scenario())
+
+
+def test_the_standings_go_out_by_page_and_each_player_hears_their_own_row() -> None:
+    """At 45 entrants (three pages of 20), a result that moves rows of the first page
+    sends that page alone, whole; each page opens on the player's own; a join (the count
+    changes on every page) sends them all."""
+    async def scenario() -> None:
+        store, tables, room, _ = await a_field(45)
+        boss = director(store, tables, room, news_seconds=0.0)
+        await boss.load()
+        await boss.tick(T0)
+        assert boss.pages == 3
+        assert len(await store.pairings("ev")) == 22
+        # The strongest (rated highest) are first before any result: the page of each.
+        assert boss.page_of("p44") == 1 and boss.page_of("p0") == 3
+        assert boss.page_of("nobody") == 1
+        opened = json.loads(boss.snapshot(boss.page_of("p0")))
+        assert (opened["page"], opened["pages"], opened["count"]) == (3, 3, 45)
+        assert "p0" in {row["entrant"] for row in opened["standings"]}
+        assert len(opened["playing"]) == views.PLAYING_SHOWN and opened["live"] == 22
+        mine = boss.mine("p0")
+        assert mine is not None and json.loads(mine)["row"]["entrant"] == "p0"
+        assert boss.mine("nobody") is None
+
+        # p44 beats p43 (both on the first page): the pages whose rows moved go out,
+        # whole, and no other.
+        def pages() -> list[list[dict[str, Any]]]:
+            rows = boss.standings
+            return [rows[i:i + views.PAGE_ROWS] for i in range(0, len(rows), views.PAGE_ROWS)]
+
+        was = pages()
+        pairing = next(p for p in await store.pairings("ev") if "p44" in p.entrants)
+        await tables.end(boss, pairing.table_id or "", pairing.entrants.index("p44"))
+        batches = len(room.batches)
+        await boss.tick(T0 + timedelta(seconds=5))
+        moved = {n + 1 for n, (old, new) in enumerate(zip(was, pages(), strict=True))
+                 if old != new}
+        assert 1 in moved and moved != {1, 2, 3}
+        changed = [b for b in room.batches[batches:] if b.pages]
+        assert [set(b.pages) for b in changed] == [moved]
+        page = json.loads(changed[0].pages[1])
+        assert len(page["rows"]) == views.PAGE_ROWS and page["rows"][0]["entrant"] == "p44"
+        assert [row["rank"] for row in page["rows"]] == list(range(1, 21))
+        assert set(changed[0].players) >= set(pairing.entrants)
+        # A watcher hears its own page only.
+        outboxes = {n: Box() for n in (1, 2, 3)}
+        local = LocalAudience()
+        for n, box in outboxes.items():
+            local.watch(Watcher("ev", None, box, page=n))  # type: ignore[arg-type]
+        local.deliver_news("ev", changed[0])
+        assert {n for n, box in outboxes.items()
+                if any(json.loads(t)["type"] == "standings" for t in box.texts)} == moved
+
+        # A newcomer: the count changes on every page.
+        store.tables.add_player("p45", "Player 45")
+        newcomer = EntrantRow("ev", "p45", ("p45",), "Player 45", 1400.0, "active", T0)
+        await store.add_entrant(newcomer)
+        boss.entrant_changed(newcomer)
+        batches = len(room.batches)
+        await boss.tick(T0 + timedelta(seconds=6))
+        pages = [b for b in room.batches[batches:] if b.pages]
+        assert sorted(pages[0].pages) == [1, 2, 3]
+        assert json.loads(pages[0].pages[3])["count"] == 46
         boss.close()
 
     asyncio.run(scenario())

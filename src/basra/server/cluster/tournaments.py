@@ -26,7 +26,7 @@ from redis.asyncio import Redis
 from redis.asyncio.client import PubSub
 
 from basra.server.cluster.leases import Leases
-from basra.server.tournaments.audience import LocalAudience, Watcher
+from basra.server.tournaments.audience import LocalAudience, News, Watcher
 
 log = logging.getLogger("basra.cluster.tournaments")
 
@@ -115,7 +115,13 @@ class RedisAudience(LocalAudience):
                 if message is None:
                     continue
                 news = orjson.loads(message["data"])
-                self.deliver(news["t"], news["x"], news.get("p"))
+                if "n" in news:
+                    batch = news["n"]
+                    self.deliver_news(news["t"], News(
+                        batch["e"], {int(page): text for page, text in batch["g"].items()},
+                        batch["m"]))
+                else:
+                    self.deliver(news["t"], news["x"], news.get("p"))
             except asyncio.CancelledError:
                 raise
             except Exception:  # one bad message, or Redis away for a moment
@@ -128,6 +134,13 @@ class RedisAudience(LocalAudience):
     async def tell(self, tournament_id: str, player_id: str, text: str) -> None:
         await self.redis.publish(self.channel, orjson.dumps(
             {"t": tournament_id, "p": player_id, "x": text}))
+
+    async def news(self, tournament_id: str, news: News) -> None:
+        # One message for the batch, whatever its pages and players: each node hands each
+        # of its watchers its part.
+        await self.redis.publish(self.channel, orjson.dumps({"t": tournament_id, "n": {
+            "e": news.everyone, "g": {str(page): text for page, text in news.pages.items()},
+            "m": news.players}}))
 
     def watch(self, watcher: Watcher) -> None:
         super().watch(watcher)

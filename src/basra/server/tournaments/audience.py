@@ -1,12 +1,14 @@
 """Who watches a tournament, and how its news reaches them.
 
 A tournament's page holds one socket (``/ws/tournaments/{id}``); each is a :class:`Watcher`
-with its own :class:`~basra.server.table.outbox.Outbox`. The :class:`Audience` port carries
-the director's news to every watcher of the event (:meth:`Audience.publish`: standings
-deltas, new pairings, the event's changes) or to one player's (:meth:`Audience.tell`: "you
-are paired, your table is ..."), and says who is there (:meth:`Audience.present`): in a
-tournament, a player is paired only while their page is open, or while they play one of its
-matches.
+with its own :class:`~basra.server.table.outbox.Outbox` and the page of the standings it
+shows. The :class:`Audience` port carries the director's news to every watcher of the
+event (:meth:`Audience.publish`: the event's changes), to one player's
+(:meth:`Audience.tell`: "you are paired, your table is ..."), or a batch of both kinds and
+of pages (:meth:`Audience.news`: each changed page of the standings to the watchers of that
+page, each player's own changed row to their watchers, the matches shown to all), and says
+who is there (:meth:`Audience.present`): in a tournament, a player is paired only while
+their page is open, or while they play one of its matches.
 
 :class:`LocalAudience` is the one-process implementation; a cluster's nodes share theirs
 through Redis (:mod:`basra.server.cluster.tournaments`), with the same methods.
@@ -14,7 +16,7 @@ through Redis (:mod:`basra.server.cluster.tournaments`), with the same methods.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Protocol
 
 from basra.server.table.outbox import Outbox
@@ -27,6 +29,22 @@ class Watcher:
     tournament_id: str
     player_id: str | None
     outbox: Outbox
+    page: int = 1
+    """The page of the standings it shows (1: the first :data:`.views.PAGE_ROWS` rows)."""
+
+
+@dataclass
+class News:
+    """One batch of an event's news: ``everyone`` to every watcher, ``pages`` (page number
+    -> text) to the watchers of that page, ``players`` (player id -> text) to that player's
+    watchers."""
+
+    everyone: list[str] = field(default_factory=list)
+    pages: dict[int, str] = field(default_factory=dict)
+    players: dict[str, str] = field(default_factory=dict)
+
+    def __bool__(self) -> bool:
+        return bool(self.everyone or self.pages or self.players)
 
 
 class Audience(Protocol):
@@ -43,6 +61,9 @@ class Audience(Protocol):
 
     async def tell(self, tournament_id: str, player_id: str, text: str) -> None:
         """Send ``text`` to the watchers of the event that are ``player_id``'s."""
+
+    async def news(self, tournament_id: str, news: News) -> None:
+        """Send a batch of news (:class:`News`) to the event's watchers, on every node."""
 
     async def present(self, tournament_id: str) -> set[str]:
         """The players with the event's page open now (on any node)."""
@@ -88,8 +109,24 @@ class LocalAudience:
         for watcher in list(watchers):
             watcher.outbox.put(text)
 
+    def deliver_news(self, tournament_id: str, news: News) -> None:
+        """Put a batch of news in the outboxes of the watchers here it is for."""
+        for watcher in list(self.watchers.get(tournament_id, ())):
+            for text in news.everyone:
+                watcher.outbox.put(text)
+            page = news.pages.get(watcher.page)
+            if page is not None:
+                watcher.outbox.put(page)
+            if watcher.player_id is not None:
+                mine = news.players.get(watcher.player_id)
+                if mine is not None:
+                    watcher.outbox.put(mine)
+
     async def publish(self, tournament_id: str, text: str) -> None:
         self.deliver(tournament_id, text)
+
+    async def news(self, tournament_id: str, news: News) -> None:
+        self.deliver_news(tournament_id, news)
 
     async def tell(self, tournament_id: str, player_id: str, text: str) -> None:
         self.deliver(tournament_id, text, player_id)

@@ -22,9 +22,11 @@ director's own rules:
   pairing time is not paired, and one absent twice is withdrawn;
 - an entrant whose seat a bot played from the start (they never came to the table) scores
   nothing for that match and is paused: they join again to be paired;
-- the pages hear of new and decided pairings and of the standings' changed rows at most
-  once every :data:`NEWS_SECONDS`, each kind in one message, and of the event's own changes
-  (started, ended) at once.
+- the pages hear of the standings by page (:data:`.views.PAGE_ROWS` rows): a page whose
+  rows changed goes to the watchers of that page, whole, at most once every
+  :data:`NEWS_SECONDS`, with the matches shown (those of the best placed) when they changed
+  and each player's own row when it changed; the event's own changes (started, ended) go
+  out at once.
 """
 
 from __future__ import annotations
@@ -43,7 +45,7 @@ from basra.server import metrics
 from basra.server.ids import new_id
 from basra.server.tournaments import views
 from basra.server.tournaments.arena import Free, arena_pairs, arena_standings
-from basra.server.tournaments.audience import Audience
+from basra.server.tournaments.audience import Audience, News
 from basra.server.tournaments.games import Game
 from basra.server.tournaments.swiss import swiss_pairs, swiss_standings
 from basra.store.base import DuplicatePairing, EntrantRow, PairingRow, TableRow, TournamentRow
@@ -66,10 +68,10 @@ TABLES_AT_ONCE = 50
 POLL_SECONDS = 1.0
 """How often a director reads every undecided pairing's table from the store."""
 NEWS_SECONDS = 1.0
-"""The least time between two batches of news (pairings, standings) to an event's pages.
-What changes meanwhile goes out together, a second at most after it happened: an event's
-news goes to every page of it, and at 2,000 entrants a message to every page costs the
-server and each page far more than the few rows it carries (docs/BENCHMARKS.md)."""
+"""The least time between two batches of news (standings, matches) to an event's pages.
+What changes meanwhile goes out together, a second at most after it happened: at 2,000
+entrants a message for each result would cost the server and every page far more than
+the few rows it carries (docs/BENCHMARKS.md)."""
 SWISS_ABSENCES = 2
 """A Swiss entrant absent at this many pairings is withdrawn."""
 
@@ -135,16 +137,27 @@ class Director:
         self.standings: list[dict[str, Any]] = []
         """The standings as they are now (the pages hear of them with the next news)."""
         self.told: dict[str, dict[str, Any]] = {}
-        """Each entrant's row as the pages last heard of it, without its rank."""
-        self.snapshot_text: str | None = None
+        """Each entrant's row as its player last heard of it (``mine``), without its rank."""
+        self.at: dict[str, int] = {}
+        """Each entrant's place (from 0) in :attr:`standings`."""
+        self.told_pages: list[list[dict[str, Any]]] = []
+        """The standings as the news last told them, page by page."""
+        self.unsure: set[int] = set()
+        """Pages some page was shown fresher than the news told them (the next news sends
+        them whatever they are by then)."""
+        self.shown: list[dict[str, Any]] = []
+        """The matches the pages list (:data:`.views.PLAYING_SHOWN`), as they last heard."""
+        self.live = 0
+        """How many matches are being played, as the pages last heard."""
+        self.texts: dict[tuple[str, int], str] = {}
+        """Messages made once for every watcher who asks (a page's snapshot, a page)."""
         self.standings_stale = False
         """An entrant or a result changed since the standings were counted (:meth:`refresh`)."""
         self.entrants_loaded = time.monotonic()
         self.ended_tables: dict[str, TableRow] = {}
         self.polled_at = 0.0
-        self.news_added: list[PairingRow] = []
-        self.news_decided: list[PairingRow] = []
-        """Pairings made and decided since the last news (:meth:`_news`)."""
+        self.playing_due = False
+        """Pairings were made or decided since the last news (:meth:`_news`)."""
         self.standings_due = False
         """Whether the standings changed since the last news."""
         self.news_seconds = news_seconds
@@ -169,10 +182,12 @@ class Director:
         self.unmade = {p.id for p in self.pairings.values()
                        if p.points is None and p.table_id is not None}
         # The tables of undecided pairings are checked on the next tick (made if missing).
-        self.standings = self._standings()
+        self._count()
         self.told = {row["entrant"]: _unranked(row) for row in self.standings}
+        self.told_pages = _paged(self.standings)
+        self.shown, self.live = self._shown()
         self.version += 1
-        self.snapshot_text = None
+        self.texts = {}
 
     def _add_entrant(self, entrant: EntrantRow) -> None:
         self.entrants[entrant.id] = entrant
@@ -197,8 +212,8 @@ class Director:
         read of the event sees them as they are; the pages hear of them with the news)."""
         if self.standings_stale:
             self.standings_stale = False
-            self.standings = self._standings()
-            self.snapshot_text = None
+            self._count()
+            self.texts = {}
             self.standings_due = True
 
     def entrant_changed(self, entrant: EntrantRow) -> None:
@@ -276,7 +291,7 @@ class Director:
         await self.store.update_tournament(self.row.id, **changes)
         self.row = replace(self.row, **changes)
         self.version += 1
-        self.snapshot_text = None
+        self.texts = {}
         await self.audience.publish(self.row.id, _text(
             {"type": "event", "v": self.version, "event": views.event_json(self.row)}))
 
@@ -328,8 +343,7 @@ class Director:
                 self.free_since[entrant] = time.monotonic()
             for entrant in absent:
                 await self._pause(entrant)
-            self.snapshot_text = None
-            self.news_decided.append(pairing)
+            self.playing_due = True
         return decided
 
     async def _pause(self, entrant_id: str) -> None:
@@ -468,8 +482,8 @@ class Director:
             if pairing.table_id is not None:
                 self.unmade.add(pairing.id)
         self.version += 1
-        self.snapshot_text = None
-        self.news_added.extend(rows)
+        self.texts = {}
+        self.playing_due = True
         await self._make_tables()
 
     # ------------------------------------------------------------------ the end
@@ -488,11 +502,13 @@ class Director:
     # ------------------------------------------------------------------ news
 
     async def _news(self, *, now: bool = False) -> None:
-        """What changed since the last news, to every page: the pairings made and decided
-        in one message, then the standings' changed rows in another; if the last news went
-        out less than ``news_seconds`` (:data:`NEWS_SECONDS`) ago (and not ``now``), at
-        that time instead."""
-        if not (self.news_added or self.news_decided or self.standings_due):
+        """What changed since the last news, in one batch: the pages of the standings whose
+        rows changed (each to its watchers), each player's own row that changed, and the
+        matches shown if they changed; if the last news went out less than
+        ``news_seconds`` (:data:`NEWS_SECONDS`) ago (and not ``now``), at that time
+        instead."""
+        self.refresh()
+        if not (self.playing_due or self.standings_due):
             return
         wait = self.news_at + self.news_seconds - time.monotonic()
         if wait > 0 and not now:
@@ -503,20 +519,21 @@ class Director:
             self.news_timer.cancel()
             self.news_timer = None
         self.news_at = time.monotonic()
-        added, decided = self.news_added, self.news_decided
-        self.news_added, self.news_decided = [], []
-        if added or decided:
-            self.version += 1
-            message: dict[str, Any] = {"type": "pairings", "v": self.version}
-            if added:
-                message["round"] = max(p.round for p in added)
-                message["add"] = [views.pairing_json(p) for p in added]
-            if decided:
-                message["done"] = [views.pairing_json(p) for p in decided]
-            await self.audience.publish(self.row.id, _text(message))
+        self.version += 1
+        self.texts = {}
+        news = News()
         if self.standings_due:
             self.standings_due = False
-            await self._publish_standings()
+            self._standings_news(news)
+        if self.playing_due or news.pages:
+            self.playing_due = False
+            shown, live = self._shown()
+            if (shown, live) != (self.shown, self.live):
+                self.shown, self.live = shown, live
+                news.everyone.append(_text({"type": "playing", "v": self.version,
+                                            "matches": shown, "live": live}))
+        if news:
+            await self.audience.news(self.row.id, news)
 
     def _news_due(self) -> None:
         self.news_timer = None
@@ -542,57 +559,122 @@ class Director:
     def _standings(self) -> list[dict[str, Any]]:
         ratings = {e.id: e.rating for e in self.entrants.values()}
         if self.row.format == "arena":
-            return [views.arena_row_json(r, self.entrants[r.entrant], r.entrant in self.busy)
+            return [views.arena_row_json(r, self.entrants[r.entrant], self._table(r.entrant))
                     for r in arena_standings(ratings, self.games)]
-        return [views.swiss_row_json(r, self.entrants[r.entrant], r.entrant in self.busy)
+        names = {e.id: e.name for e in self.entrants.values()}
+        return [views.swiss_row_json(r, self.entrants[r.entrant], self._table(r.entrant), names)
                 for r in swiss_standings(ratings, self.games)]
 
-    async def _publish_standings(self) -> None:
-        """The standings' rows changed since the pages last heard, pushed to every page (a
-        delta, not the table)."""
-        # A row whose rank alone moved is not sent: a page orders the rows itself (one
-        # result moves the ranks of many, which would make every delta the whole table);
-        # nor one whose entrant only sat down or stood up (see _unranked).
-        rows = []
+    def _table(self, entrant: str) -> str | None:
+        """The table ``entrant`` plays at now (their undecided pairing's), or None."""
+        pairing = self.busy.get(entrant)
+        return self.pairings[pairing].table_id if pairing is not None else None
+
+    def _standings_news(self, news: News) -> None:
+        """The pages whose rows changed since the news last told them (all of them if the
+        number of entrants changed: each page says how many there are), and the rows
+        changed for their own players (a row whose rank alone moved is not: one result
+        moves the ranks of many)."""
+        before, pages = self.told_pages, _paged(self.standings)
+        every = len(pages) != len(before) or sum(map(len, before)) != len(self.standings)
+        for index, rows in enumerate(pages):
+            if every or index + 1 in self.unsure or before[index] != rows:
+                news.pages[index + 1] = self.page_text(index + 1)
+        self.told_pages = pages
+        self.unsure.clear()
         for row in self.standings:
             unranked = _unranked(row)
             if self.told.get(row["entrant"]) != unranked:
                 self.told[row["entrant"]] = unranked
-                rows.append(row)
-        self.version += 1
-        self.snapshot_text = None
-        if rows:
-            await self.audience.publish(self.row.id, _text(
-                {"type": "standings", "v": self.version, "rows": rows}))
+                text = _text({"type": "mine", "v": self.version, "row": row})
+                for player in self.entrants[row["entrant"]].players:
+                    news.players[player] = text
 
-    def snapshot(self) -> str:
-        """The whole event as a new watcher first gets it (kept until the next change)."""
+    def _count(self) -> None:
+        """The standings counted now (the news tells the pages later)."""
+        self.standings = self._standings()
+        self.at = {row["entrant"]: place for place, row in enumerate(self.standings)}
+
+    def _shown(self) -> tuple[list[dict[str, Any]], int]:
+        """The matches the pages list (those of the best placed first), and how many are
+        being played."""
+        live = {p for p in self.busy.values() if self.pairings[p].table_id is not None}
+        last = len(self.at)
+        best = sorted(live, key=lambda p: (min(self.at.get(e, last)
+                                              for e in self.pairings[p].entrants), p))
+        names = {e: self.entrants[e].name for p in best[:views.PLAYING_SHOWN]
+                 for e in self.pairings[p].entrants if e in self.entrants}
+        return [views.pairing_json(self.pairings[p], names)
+                for p in best[:views.PLAYING_SHOWN]], len(live)
+
+    # ------------------------------------------------------------------ what pages ask
+
+    @property
+    def pages(self) -> int:
+        return max(1, -(-len(self.standings) // views.PAGE_ROWS))
+
+    def page_of(self, player_id: str | None) -> int:
+        """The page that holds ``player_id``'s row (1 if they have none)."""
         self.refresh()
-        if self.snapshot_text is None:
-            # A page that opens now sees rows the others have not heard of yet: the next
-            # news names each of them again, whatever they are by then (a row paused
-            # and back, say, before the news went out).
-            for row in self.standings:
-                if self.told.get(row["entrant"]) != _unranked(row):
-                    self.told[row["entrant"]] = UNSURE
-            live = [views.pairing_json(self.pairings[p])
-                    for p in sorted(set(self.busy.values()))]
-            self.snapshot_text = _text({
+        place = self.at.get(self.by_player.get(player_id or "") or "")
+        return 1 if place is None else place // views.PAGE_ROWS + 1
+
+    def page_text(self, page: int) -> str:
+        """One page of the standings as they are now (a ``standings`` message: the page's
+        rows, whole). Shown fresher than the news told it, it goes out with the next news
+        whatever it is by then (or the page that saw it would keep it)."""
+        self.refresh()
+        page = min(max(1, page), self.pages)
+        text = self.texts.get(("page", page))
+        if text is None:
+            text = self.texts["page", page] = _text({
+                "type": "standings", "v": self.version, "page": page, "pages": self.pages,
+                "count": len(self.standings), "rows": self._shown_rows(page)})
+        return text
+
+    def _shown_rows(self, page: int) -> list[dict[str, Any]]:
+        rows = self.standings[(page - 1) * views.PAGE_ROWS:page * views.PAGE_ROWS]
+        if page > len(self.told_pages) or self.told_pages[page - 1] != rows:
+            self.unsure.add(page)
+        return rows
+
+    def snapshot(self, page: int = 1) -> str:
+        """The event as a new watcher of ``page`` first gets it (kept until the next
+        change): the event, that page of the standings, the matches shown."""
+        self.refresh()
+        page = min(max(1, page), self.pages)
+        text = self.texts.get(("snapshot", page))
+        if text is None:
+            text = self.texts["snapshot", page] = _text({
                 "type": "tournament", "v": self.version, "event": views.event_json(self.row),
-                "standings": self.standings, "playing": live})
-        return self.snapshot_text
+                "page": page, "pages": self.pages, "count": len(self.standings),
+                "standings": self._shown_rows(page), "playing": self.shown,
+                "live": self.live})
+        return text
 
-
-UNSURE: dict[str, Any] = {"unsure": True}
-"""What the pages heard of a row, when some heard one thing and some another."""
+    def mine(self, player_id: str | None) -> str | None:
+        """``player_id``'s own row as it is now (a ``mine`` message), None if they have
+        none. Fresher than the news told it, the news tells it again."""
+        self.refresh()
+        entrant = self.by_player.get(player_id or "")
+        place = self.at.get(entrant or "")
+        if entrant is None or place is None:
+            return None
+        row = self.standings[place]
+        if self.told.get(entrant) != _unranked(row):
+            self.told.pop(entrant, None)
+        return _text({"type": "mine", "v": self.version, "row": row})
 
 
 def _unranked(row: dict[str, Any]) -> dict[str, Any]:
-    """A row as the news compares it: without its rank (the page orders the rows) nor
-    whether the entrant plays now (the pages know it from the pairings: every wave would
-    otherwise send the rows of everyone it paired, 2,000 rows to every page at an arena's
-    start)."""
-    return {key: value for key, value in row.items() if key not in ("rank", "playing")}
+    """A row as its player's news compares it: without its rank (one result moves the
+    ranks of many)."""
+    return {key: value for key, value in row.items() if key != "rank"}
+
+
+def _paged(rows: list[dict[str, Any]]) -> list[list[dict[str, Any]]]:
+    return [rows[start:start + views.PAGE_ROWS]
+            for start in range(0, len(rows), views.PAGE_ROWS)]
 
 
 def _text(message: dict[str, Any]) -> str:

@@ -247,17 +247,34 @@ class Tournaments:
         self.kept[tournament_id] = (time.monotonic(), director)
         return director
 
-    async def state(self, tournament_id: str) -> str:
-        """The whole event as its page first shows it (the socket's first message)."""
-        return (await self._director(tournament_id)).snapshot()
+    async def state(self, tournament_id: str, page: int | None = None,
+                    player_id: str | None = None) -> str:
+        """The event as its page first shows it (the socket's first message): one page of
+        its standings, ``page`` or else the one that holds ``player_id``'s row."""
+        director = await self._director(tournament_id)
+        return director.snapshot(page if page is not None else director.page_of(player_id))
+
+    async def page(self, tournament_id: str, page: int | None,
+                   player_id: str | None = None) -> tuple[int, str]:
+        """One page of the standings (``page``, or ``player_id``'s own): its number and its
+        ``standings`` message."""
+        director = await self._director(tournament_id)
+        number = page if page is not None else director.page_of(player_id)
+        number = min(max(1, number), director.pages)
+        return number, director.page_text(number)
+
+    async def mine(self, tournament_id: str, player_id: str) -> str | None:
+        """``player_id``'s own row (a ``mine`` message), None if they have not joined."""
+        return (await self._director(tournament_id)).mine(player_id)
 
     async def results(self, tournament_id: str) -> dict[str, Any]:
         """Every pairing by round with its result, the final standings and the podium."""
         director = await self._director(tournament_id)
         director.refresh()
         rounds: dict[int, list[dict[str, Any]]] = {}
+        names = {e.id: e.name for e in director.entrants.values()}
         for pairing in director.pairings.values():
-            rounds.setdefault(pairing.round, []).append(views.pairing_json(pairing))
+            rounds.setdefault(pairing.round, []).append(views.pairing_json(pairing, names))
         finished = director.row.status == "finished"
         return {"event": views.event_json(director.row),
                 "standings": director.standings,

@@ -3,12 +3,19 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from datetime import datetime, timedelta
 from typing import Any
 
 from basra.server.tournaments.arena import ArenaRow
 from basra.server.tournaments.swiss import SwissRow
 from basra.store.base import EntrantRow, PairingRow, TournamentRow
+
+PAGE_ROWS = 20
+"""Rows of the standings a page shows and hears of at once (``page`` 1 is the first
+twenty): a watcher of a 2,000-entrant event hears of its page, not of the whole table."""
+PLAYING_SHOWN = 10
+"""The matches being played that an event's page lists (those of the best placed)."""
 
 COMPLAINT_WINDOW = timedelta(minutes=10)
 """After an event ends, its results stay provisional this long (a complaint may still
@@ -40,11 +47,18 @@ def event_json(row: TournamentRow, now: datetime | None = None) -> dict[str, Any
     return out
 
 
-def pairing_json(pairing: PairingRow) -> dict[str, Any]:
-    return {"id": pairing.id, "round": pairing.round, "entrants": list(pairing.entrants),
-            "table": pairing.table_id, "created_at": _when(pairing.created_at),
-            "points": list(pairing.points)
-            if pairing.points is not None else None, "absent": list(pairing.absent)}
+def pairing_json(pairing: PairingRow, names: Mapping[str, str] | None = None
+                 ) -> dict[str, Any]:
+    """A pairing; with ``names`` (entrant -> name), its entrants' names too (a page does not
+    hold every entrant's row)."""
+    out: dict[str, Any] = {
+        "id": pairing.id, "round": pairing.round, "entrants": list(pairing.entrants),
+        "table": pairing.table_id, "created_at": _when(pairing.created_at),
+        "points": list(pairing.points) if pairing.points is not None else None,
+        "absent": list(pairing.absent)}
+    if names is not None:
+        out["names"] = [names.get(entrant, "") for entrant in pairing.entrants]
+    return out
 
 
 def _entrant(entrant: EntrantRow) -> dict[str, Any]:
@@ -53,16 +67,20 @@ def _entrant(entrant: EntrantRow) -> dict[str, Any]:
             "rating": round(entrant.rating)}
 
 
-def arena_row_json(row: ArenaRow, entrant: EntrantRow, playing: bool) -> dict[str, Any]:
+def arena_row_json(row: ArenaRow, entrant: EntrantRow, table: str | None) -> dict[str, Any]:
+    """An arena's row; ``table``: the one its entrant plays at now (None: not playing)."""
     return {**_entrant(entrant), "rank": row.rank, "score": row.score, "games": row.games,
             "wins": row.wins, "draws": row.draws, "losses": row.losses, "fire": row.fire,
             "performance": round(row.performance, 1), "sheet": list(row.sheet),
-            "playing": playing}
+            "playing": table is not None, "table": table}
 
 
-def swiss_row_json(row: SwissRow, entrant: EntrantRow, playing: bool) -> dict[str, Any]:
+def swiss_row_json(row: SwissRow, entrant: EntrantRow, table: str | None,
+                   names: Mapping[str, str]) -> dict[str, Any]:
+    """A Swiss's row; its sheet names each round's opponent (``names``: entrant -> name)."""
     return {**_entrant(entrant), "rank": row.rank, "score": row.score,
             "buchholz": row.buchholz, "sonneborn_berger": row.sonneborn_berger,
             "games": row.games, "byes": row.byes,
-            "sheet": [[opponent, points] for opponent, points in row.sheet],
-            "playing": playing}
+            "sheet": [[opponent, points, names.get(opponent, "") if opponent else None]
+                      for opponent, points in row.sheet],
+            "playing": table is not None, "table": table}

@@ -1,7 +1,7 @@
 """Tournaments (docs/PROTOCOL.md, "Tournaments"): the list, one event, its standings and
 results, making one, joining, withdrawing and pausing, and ``/ws/tournaments/{id}``, the
-socket on which an event's page hears its news (standings deltas, new pairings, "you are
-paired")."""
+socket on which an event's page hears its news (its page of the standings, the matches
+shown, the player's own row, "you are paired") and asks for another page."""
 
 from __future__ import annotations
 
@@ -11,7 +11,7 @@ from datetime import datetime
 from typing import Any, Literal
 
 import orjson
-from fastapi import APIRouter, Depends, Request, WebSocket
+from fastapi import APIRouter, Depends, Query, Request, WebSocket, WebSocketDisconnect
 from fastapi.responses import Response
 from pydantic import BaseModel, Field
 
@@ -27,7 +27,7 @@ from basra.server.http.deps import (
     socket_slot,
     tournaments_dep,
 )
-from basra.server.http.routes.play_socket import HELLO_SECONDS, drain, hello_token
+from basra.server.http.routes.play_socket import HELLO_SECONDS, hello_token
 from basra.server.limits import address_key, client_address
 from basra.server.table.outbox import Outbox
 from basra.server.tournaments.audience import Watcher
@@ -39,6 +39,12 @@ from basra.server.wire.client_messages import ProtocolError
 router = APIRouter()
 
 TournamentsDep = Depends(tournaments_dep)
+PageQuery = Query(default=None, ge=1, le=100_000)
+
+ASK_GAP = 0.2
+"""Seconds a page's socket rests after each frame it sends (a few asks a second at most)."""
+ASK_BYTES = 200
+"""A longer frame on a page's socket is not read."""
 
 
 class EventIn(BaseModel):
@@ -90,11 +96,13 @@ async def tournament_create(body: EventIn, player: Player, request: Request,
 
 
 @router.get("/api/tournaments/{tournament_id}")
-async def tournament_one(tournament_id: str, request: Request,
+async def tournament_one(tournament_id: str, request: Request, page: int | None = PageQuery,
                          tournaments: Tournaments = TournamentsDep) -> Response:
-    """The event, its standings and the matches being played: what its page shows."""
+    """The event, a page of its standings (``?page=N``, the first by default) and the
+    matches shown: what its page shows first."""
     _views(request)
-    return Response(await tournaments.state(tournament_id), media_type="application/json")
+    return Response(await tournaments.state(tournament_id, page or 1),
+                    media_type="application/json")
 
 
 @router.get("/api/tournaments/{tournament_id}/results")
@@ -132,17 +140,21 @@ async def tournament_pause(tournament_id: str, player: Player,
 
 @router.websocket("/ws/tournaments/{tournament_id}")
 async def tournament_socket(websocket: WebSocket, tournament_id: str,
-                            auth: str | None = None) -> None:
+                            auth: str | None = None, page: int | None = PageQuery) -> None:
     """An event's page: ``?auth=1`` and a ``hello`` first (as a table's socket) for a
     player, whose open page makes them present (paired); without it, a watcher. The
-    first message is the whole event (``tournament``), then its news."""
+    first message is the event with one page of its standings (``tournament``: ``?page=N``,
+    or the page of the player's own row, or the first), then the player's own row
+    (``mine``), then the news; ``{"type": "page", "page": N}`` (or ``"me": true``) asks
+    for another page."""
     async with socket_slot(websocket) as admitted:
         if admitted:
             await websocket.accept()
-            await _watch(websocket, tournament_id, auth is not None)
+            await _watch(websocket, tournament_id, auth is not None, page)
 
 
-async def _watch(websocket: WebSocket, tournament_id: str, auth: bool) -> None:
+async def _watch(websocket: WebSocket, tournament_id: str, auth: bool,
+                 page: int | None) -> None:
     tournaments = get_tournaments(websocket)
     player_id: str | None = None
     try:
@@ -151,7 +163,8 @@ async def _watch(websocket: WebSocket, tournament_id: str, auth: bool) -> None:
         player = await player_of(get_store(websocket), token, get_guards(websocket).touches)
         player_id = player.id if player is not None else None
         _views(websocket)
-        first = await tournaments.state(tournament_id)
+        first = await tournaments.state(tournament_id, page, player_id)
+        mine = await tournaments.mine(tournament_id, player_id) if player_id else None
     except (ProtocolError, TournamentError) as exc:
         await _refuse(websocket, exc.code, exc.message)
         return
@@ -165,13 +178,16 @@ async def _watch(websocket: WebSocket, tournament_id: str, auth: bool) -> None:
     settings = get_settings(websocket)
     outbox = Outbox(websocket, limit=settings.send_queue_limit,
                     stall_seconds=settings.stall_seconds)
-    watcher = Watcher(tournament_id, player_id, outbox)
+    watcher = Watcher(tournament_id, player_id, outbox,
+                      page=int(orjson.loads(first).get("page", 1)))
     outbox.put(first)
+    if mine is not None:
+        outbox.put(mine)
     tournaments.audience.watch(watcher)
     if player_id is not None:
         tournaments.wake()
     writer = asyncio.create_task(outbox.run())
-    reader = asyncio.create_task(drain(websocket, outbox))
+    reader = asyncio.create_task(_asks(websocket, watcher, tournaments))
     try:
         await asyncio.wait({writer, reader}, return_when=asyncio.FIRST_COMPLETED)
     finally:
@@ -181,6 +197,45 @@ async def _watch(websocket: WebSocket, tournament_id: str, auth: bool) -> None:
         await asyncio.gather(writer, reader, return_exceptions=True)
         with contextlib.suppress(Exception):
             await websocket.close()
+
+
+async def _asks(websocket: WebSocket, watcher: Watcher, tournaments: Tournaments) -> None:
+    """What an event's page sends: asks for a page of the standings (anything else is
+    dropped), read until it closes, a few frames a second at most."""
+    with contextlib.suppress(WebSocketDisconnect, RuntimeError):
+        while not watcher.outbox.closed:
+            frame = await websocket.receive()
+            if frame["type"] == "websocket.disconnect":
+                return
+            asked = page_asked(frame.get("text"))
+            if asked is not None:
+                try:
+                    number, text = await tournaments.page(
+                        watcher.tournament_id, asked or None, watcher.player_id)
+                except TournamentError:
+                    return
+                watcher.page = number
+                watcher.outbox.put(text)
+            await asyncio.sleep(ASK_GAP)
+
+
+def page_asked(text: str | None) -> int | None:
+    """The page a frame asks for: its number, 0 for the player's own, None if it asks
+    for none (not an ask, or not one this socket understands)."""
+    if not text or len(text) > ASK_BYTES:
+        return None
+    try:
+        ask = orjson.loads(text)
+    except orjson.JSONDecodeError:
+        return None
+    if not isinstance(ask, dict) or ask.get("type") != "page":
+        return None
+    if ask.get("me") is True:
+        return 0
+    number = ask.get("page")
+    if isinstance(number, int) and not isinstance(number, bool) and 1 <= number <= 100_000:
+        return number
+    return None
 
 
 async def _refuse(websocket: WebSocket, code: str, message: str) -> None:

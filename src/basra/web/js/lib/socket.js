@@ -187,12 +187,32 @@ export class TableSocket {
 }
 
 /** A tournament's socket (/ws/tournaments/ID, docs/PROTOCOL.md "Tournaments"): the same
- * hello, reconnecting and giving up; its first message is the event's whole state
- * (`tournament`). The event's socket answers no ping (the server's own websocket pings keep
+ * hello, reconnecting and giving up; its first message is the event with one page of its
+ * standings (`tournament`), and it asks for other pages. The event's socket answers no ping (the server's own websocket pings keep
  * it open), so none is sent and a quiet event is not taken for a dead connection. */
 export class TournamentSocket extends TableSocket {
   path() {
     return `/ws/tournaments/${encodeURIComponent(this.tableId)}`;
+  }
+
+  /** With the page of the standings asked last (a reconnection opens on it again; none
+   * asked: the player's own, or the first). */
+  url() {
+    const base = super.url();
+    if (!this.page) return base;
+    return `${base}${base.includes("?") ? "&" : "?"}page=${this.page}`;
+  }
+
+  /** Show page `n` of the standings (its rows come as a `standings` message). */
+  askPage(n) {
+    this.page = n;
+    return this.send({ type: "page", page: n });
+  }
+
+  /** Show the page that holds this player's own row. */
+  askMine() {
+    this.page = null;
+    return this.send({ type: "page", me: true });
   }
 
   opens(message) {

@@ -1,8 +1,9 @@
 // /tournament/ID: one event (docs/PROTOCOL.md, "Tournaments"). Its socket
 // (/ws/tournaments/ID, with the player's hello when they have a token: their open page is
-// what makes them present, so paired) gives the whole event first, then its news, applied
-// by tournament/model.js: standings deltas by entrant, matches begun and decided, the event
-// itself. The page: the head (name, marks, the countdown to the start or the end, or the
+// what makes them present, so paired) gives the event and one page of its standings first,
+// then its news, applied by tournament/model.js: that page whenever its rows change (another
+// page when asked for: the pages' buttons, "My place"), the matches of the best placed, this
+// player's own row, the event itself. The page: the head (name, marks, the countdown to the start or the end, or the
 // round; after the end, until when the results are provisional), Join / Withdraw / Pause
 // (a password asked first when the event has one; a visitor becomes a guest on the way),
 // the matches being played now (one click to watch), the standings (tournament/standings.js)
@@ -113,7 +114,7 @@ class EventPage {
     const event = st.event;
     const over = !!event && ["finished", "cancelled"].includes(event.status);
     el.now.el.hidden = !event || event.status !== "running";
-    el.podium.el.hidden = !event || event.status !== "finished" || !st.standings.size;
+    el.podium.el.hidden = !event || event.status !== "finished" || !st.standings.length;
     el.results.el.hidden = !over;
     el.standings.el.hidden = !event;
     morph(el.now.body, h("div", { class: "tour-now-body" }, renderPlaying(st)));
@@ -151,10 +152,11 @@ class EventPage {
     morph(this.el.head, h("header", { class: "tour-head" }, body));
   }
 
-  /** This player's row (with what a join or leave just answered), or null. */
+  /** This player's row (with what a join or leave just answered), or null: the one the
+   * server said is theirs (`mine`), else theirs among the rows shown. */
   mine() {
     const me_ = cachedMe();
-    const row = myRow(M.rows(this.st), { player: session.playerId, tournament: this.id, username: me_ && me_.username });
+    const row = this.st.mine || myRow(M.rows(this.st), { player: session.playerId, tournament: this.id, username: me_ && me_.username });
     if (this.override && (!row || row.entrant === this.override.entrant)) {
       return { ...(row || { entrant: this.override.entrant, playing: false }), status: this.override.status };
     }
@@ -170,7 +172,7 @@ class EventPage {
     const mine = this.mine();
     const wait = this.error && this.errorCode === "fairplay/leaver_wait" ? leaverNotice(cachedMe()) : null;
     const error = wait || (this.error ? h("p", { class: "field-error tour-error", role: "alert" }, this.error) : null);
-    const table = mine && mine.playing ? M.tableOf(this.st, mine.entrant) : null;
+    const table = mine && mine.table;
     const parts = [];
     if (table) parts.push(pageLink(`/table/${encodeURIComponent(table)}`, { class: "btn primary tour-mine" }, t("tournament.your_table")));
     if (!open) return box(parts, error);
@@ -224,14 +226,17 @@ class EventPage {
     const before = this.st;
     this.st = M.receive(before, m);
     if (this.st === before) return;
-    if (m.type === "standings" && this.override && (m.rows || []).some((row) => row.entrant === this.override.entrant)) this.override = null;
-    if (m.type === "tournament" && this.st.connections > 1) {
-      // Back after a drop: a pairing told meanwhile was missed, so a table of this
-      // player's that they have not finished is theirs to go to.
-      const mine = this.mine();
-      const table = mine && mine.playing ? M.tableOf(this.st, mine.entrant) : null;
+    if (this.override && ((m.type === "mine" && m.row && m.row.entrant === this.override.entrant)
+      || (m.type === "standings" && (m.rows || []).some((row) => row.entrant === this.override.entrant && row.status === this.override.status)))) this.override = null;
+    if (m.type === "mine" && this.st.connections > 1 && !this.backChecked) {
+      // Back after a drop (the own row follows the first message): a pairing told
+      // meanwhile was missed, so a table of this player's that they have not finished is
+      // theirs to go to.
+      this.backChecked = true;
+      const table = m.row && m.row.table;
       if (table && !wasLeft(table)) { this.toTable(table); return; }
     }
+    if (m.type === "tournament") this.backChecked = false;
     const event = this.st.event;
     if (event && ["finished", "cancelled"].includes(event.status) && !this.results && !this.loadingResults) this.loadResults();
     this.draw();
@@ -249,8 +254,6 @@ class EventPage {
     this.loadingResults = true;
     try {
       this.results = await request("GET", `/api/tournaments/${encodeURIComponent(this.id)}/results`);
-      // The final standings, as the podium was made from.
-      this.st = M.receive(this.st, { type: "standings", v: this.st.v, rows: this.results.standings || [] });
     } catch {
       this.results = { rounds: [], podium: [], failed: true };
     }
@@ -271,6 +274,12 @@ class EventPage {
     const button = event.target.closest ? event.target.closest("button[data-action]") : null;
     if (!button || !this.container.contains(button) || button.disabled) return;
     const action = button.dataset.action;
+    if (action === "page" || action === "my-page") {
+      if (!this.socket) return;
+      if (action === "page") this.socket.askPage(Number(button.dataset.page));
+      else this.socket.askMine();
+      return;
+    }
     if (action === "join") {
       if (this.st.event && this.st.event.password && !(this.mine())) {
         this.asking = true;

@@ -1,35 +1,38 @@
 // An event page's state, pure: what the event's socket said (docs/PROTOCOL.md,
 // "Tournaments"). `receive(state, message)` gives the next state: a `tournament` message
-// (STATE, the first of every connection) replaces everything; `standings` rows replace
-// those of the same entrant (a delta: the rows not named stay as they were); `pairings`
-// adds the matches begun and drops the ones decided; `event` replaces the event. The rows
-// are read in the server's order (`rows`, ranks numbered again: a delta leaves out the rows
-// whose rank alone moved), the matches being played in the order they began.
+// (the first of every connection) replaces everything; a `standings` message is one page of
+// the standings, whole (the page this socket shows: its news, or the answer to an ask for
+// another page); `playing` replaces the matches shown (those of the best placed) and how
+// many are being played; `mine` is this player's own row, wherever it stands (it follows
+// a connection's first message); `event`
+// replaces the event. The page never holds every row: a 2,000-entrant event is a hundred
+// pages of twenty.
 
 export function initialState() {
-  return { event: null, standings: new Map(), playing: new Map(), v: 0, connections: 0 };
+  return {
+    event: null, standings: [], page: 1, pages: 1, count: 0, playing: [], live: 0,
+    mine: null, v: 0, connections: 0,
+  };
 }
 
 export function receive(state, m) {
   switch (m.type) {
     case "tournament":
       return {
-        ...state, event: m.event, v: m.v,
-        standings: new Map((m.standings || []).map((row) => [row.entrant, row])),
-        playing: new Map((m.playing || []).map((p) => [p.id, p])),
+        ...state, event: m.event, v: m.v, standings: m.standings || [],
+        page: m.page || 1, pages: m.pages || 1, count: m.count || 0,
+        playing: m.playing || [], live: m.live || 0, mine: null,
         connections: state.connections + 1,
       };
-    case "standings": {
-      const standings = new Map(state.standings);
-      for (const row of m.rows || []) standings.set(row.entrant, row);
-      return { ...state, standings, v: m.v };
-    }
-    case "pairings": {
-      const playing = new Map(state.playing);
-      for (const p of m.add || []) if (p.table) playing.set(p.id, p);
-      for (const p of m.done || []) playing.delete(p.id);
-      return { ...state, playing, v: m.v };
-    }
+    case "standings":
+      return {
+        ...state, standings: m.rows || [], v: m.v, page: m.page || state.page,
+        pages: m.pages || state.pages, count: m.count ?? state.count,
+      };
+    case "playing":
+      return { ...state, playing: m.matches || [], live: m.live || 0, v: m.v };
+    case "mine":
+      return { ...state, mine: m.row || null, v: m.v };
     case "event":
       return { ...state, event: m.event, v: m.v };
     default:
@@ -37,41 +40,20 @@ export function receive(state, m) {
   }
 }
 
-/** Each format's order of the standings, as the server's (docs/PROTOCOL.md): the rows a
- * delta does not name keep their numbers but may move, so the page orders them itself. */
-const ORDER = {
-  arena: ["score", "performance", "rating"],
-  swiss: ["score", "buchholz", "sonneborn_berger", "rating"],
-};
-
-/** The standings in order, each row with its rank (1, 2, 3...) as the page shows it. */
+/** The rows of the page shown, in the server's order, each with its rank. */
 export function rows(state) {
-  const keys = ORDER[state.event && state.event.format] || ORDER.arena;
-  const sorted = [...state.standings.values()].sort((a, b) => {
-    for (const key of keys) {
-      const d = (Number(b[key]) || 0) - (Number(a[key]) || 0);
-      if (d) return d;
-    }
-    return String(a.entrant) < String(b.entrant) ? -1 : String(a.entrant) > String(b.entrant) ? 1 : 0;
-  });
-  return sorted.map((row, i) => (row.rank === i + 1 ? row : { ...row, rank: i + 1 }));
+  return state.standings;
 }
 
-/** The matches being played, oldest first. */
+/** The matches shown (those of the best placed first). */
 export function playing(state) {
-  return [...state.playing.values()].sort((a, b) => String(a.created_at).localeCompare(String(b.created_at)));
+  return state.playing;
 }
 
-/** The table an entrant is playing at now, or null. */
-export function tableOf(state, entrant) {
-  for (const p of state.playing.values()) if (p.entrants.includes(entrant)) return p.table;
-  return null;
-}
-
-/** An entrant's name (the event's own words for one it does not know). */
-export function nameOf(state, entrant, unknown = "?") {
-  const row = state.standings.get(entrant);
-  return row ? row.name : unknown;
+/** A pairing's entrant's name (the event's own words for one it does not know). */
+export function nameIn(pairing, index, unknown = "?") {
+  const name = pairing && pairing.names ? pairing.names[index] : "";
+  return name || unknown;
 }
 
 /** The account of a one-player entrant (its profile), or null for a guest. */

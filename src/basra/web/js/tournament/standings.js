@@ -1,13 +1,15 @@
 // An event page's tables and lists, each built afresh from the page's state and morphed in
-// (dom.morph) by pages/tournament.js: the standings (a real table: rank, the entrant with
-// their sheet of points, a flame while on a streak and a dot with a Watch link while at a
-// table; games and performance in an arena, Buchholz and Sonneborn-Berger in a Swiss; the
-// score), the matches being played now, the podium and the full results by round. Links
-// carry data-nav: the page follows them in place.
+// (dom.morph) by pages/tournament.js: the standings, one page of twenty at a time (a real
+// table: rank, the entrant with their sheet of points, a flame while on a streak and a dot
+// with a Watch link while at a table; games and performance in an arena, Buchholz and
+// Sonneborn-Berger in a Swiss; the score) with the pages' buttons and "My place", the
+// matches being played now (those of the best placed), the podium and the full results by
+// round. Links carry data-nav: the page follows them in place; the pages' buttons carry
+// data-action="page" (data-page) or "my-page".
 
 import { h, s } from "../lib/dom.js";
 import { num, t } from "../lib/i18n.js";
-import { nameOf, playing, rows, tableOf, usernameOf } from "./model.js";
+import { nameIn, playing, rows, usernameOf } from "./model.js";
 
 /** A link the page follows in place (one delegated listener: the regions are morphed). */
 export const pageLink = (href, attrs, ...children) => h("a", { href, ...attrs, dataset: { ...(attrs && attrs.dataset), nav: "" } }, ...children);
@@ -35,10 +37,10 @@ function who(row) {
 function sheet(state, row, arena) {
   const items = (row.sheet || []).map((item, i) => {
     if (arena) return h("span", { class: ["tour-pts", item > 2 && "doubled", item === 0 && "zero"], dataset: { key: `s${i}` } }, num(item));
-    const [opponent, pts] = item;
+    const [opponent, pts, name] = item;
     return h("span", {
       class: ["tour-pts", opponent === null && "bye", !pts && "zero"], dataset: { key: `s${i}` },
-      title: opponent === null ? t("tournament.bye") : nameOf(state, opponent),
+      title: opponent === null ? t("tournament.bye") : name || t("tournament.someone"),
     }, opponent === null ? t("tournament.bye_mark") : points(pts));
   });
   if (!items.length) return null;
@@ -58,15 +60,34 @@ function statusBadge(row) {
   return h("span", { class: ["badge", "tour-status", row.status] }, t(`tournament.entrant.${row.status}`));
 }
 
-// Who plays now is known from the live pairings (STATE's `playing`, then each `pairings`
-// message), not from a row's `playing`, which is as of when the row was last sent.
+// A row names the table its entrant plays at now (`table`), as of its page's last news.
 function playingMark(state, row) {
-  const table = tableOf(state, row.entrant);
+  const table = row.table;
   if (!table) return null;
   const dot = h("span", { class: "tour-dot", "aria-hidden": "true" });
   return pageLink(`/table/${encodeURIComponent(table)}`, {
     class: "tour-playing tour-watch-one", title: t("tournament.playing"), "aria-label": watchLabel(row.name),
   }, dot, h("span", { class: "tour-watch-word" }, t("live.watch")));
+}
+
+/** The pages' buttons (first, previous, "page 2 of 9", next, last) and "My place" when this
+ * player's row is on another page. */
+function pager(state, mine) {
+  const { page, pages } = state;
+  const mineAway = mine && mine.rank && !state.standings.some((row) => row.entrant === mine.entrant);
+  if (pages <= 1 && !mineAway) return null;
+  const go = (to, label, text, cls) => h("button", {
+    type: "button", class: ["btn", "small", "ghost", cls], disabled: to < 1 || to > pages || to === page,
+    "aria-label": label, title: label, dataset: { action: "page", page: String(to) },
+  }, h("span", { class: "tour-arrow", "aria-hidden": "true" }, text));
+  return h("nav", { class: "tour-pager", "aria-label": t("tournament.pages") },
+    pages > 1 ? h("div", { class: "tour-pages" },
+      go(1, t("tournament.first_page"), "«", "tour-first"),
+      go(page - 1, t("tournament.prev_page"), "‹", "tour-prev"),
+      h("span", { class: "tour-page-of", "aria-live": "polite" }, t("tournament.page_of", { n: num(page), pages: num(pages) })),
+      go(page + 1, t("tournament.next_page"), "›", "tour-next"),
+      go(pages, t("tournament.last_page"), "»", "tour-last")) : null,
+    mineAway ? h("button", { type: "button", class: "btn small tour-my-page", dataset: { action: "my-page" } }, t("tournament.my_page")) : null);
 }
 
 export function renderStandings(state, { mine = null } = {}) {
@@ -98,22 +119,24 @@ export function renderStandings(state, { mine = null } = {}) {
         : [h("td", { class: "tour-num tour-buchholz" }, points(row.buchholz || 0)), h("td", { class: "tour-num tour-sb" }, points(row.sonneborn_berger || 0))],
       h("td", { class: "tour-num tour-score" }, points(row.score || 0))))))
     : h("p", { class: "muted tour-none" }, t("tournament.no_entrants"));
-  return h("div", { class: "tour-standings" }, body);
+  const count = state.count > 1 ? h("p", { class: "muted tour-count" }, t("tournament.entrants_count", { count: state.count, n: num(state.count) })) : null;
+  return h("div", { class: "tour-standings" }, count, body, pager(state, mine));
 }
 
 /** One pairing's players ("Amira – Omar"), each name isolated. */
-function pairingNames(state, p) {
-  const parts = p.entrants.map((e, i) => [i ? h("span", { class: "tour-vs" }, " – ") : null, h("bdi", null, nameOf(state, e, t("tournament.someone")))]);
+function pairingNames(p) {
+  const parts = p.entrants.map((e, i) => [i ? h("span", { class: "tour-vs" }, " – ") : null, h("bdi", null, nameIn(p, i, t("tournament.someone")))]);
   return h("span", { class: "tour-pair-names" }, parts);
 }
 
 export function renderPlaying(state) {
   const live = playing(state);
-  const names = (p) => p.entrants.map((e) => nameOf(state, e, t("tournament.someone"))).join(t("list.sep"));
+  const names = (p) => p.entrants.map((e, i) => nameIn(p, i, t("tournament.someone"))).join(t("list.sep"));
+  const more = state.live > live.length ? h("p", { class: "muted tour-live-more" }, t("tournament.live_more", { count: state.live, n: num(state.live) })) : null;
   return h("div", { class: "tour-now-list" }, live.length
-    ? h("ul", { class: "tour-now", dataset: { count: String(live.length) } }, live.map((p) => h("li", { class: "tour-match", dataset: { key: p.id, table: p.table } },
-      pairingNames(state, p),
-      pageLink(`/table/${encodeURIComponent(p.table)}`, { class: "btn small tour-watch", "aria-label": watchLabel(names(p)) }, t("live.watch")))))
+    ? [more, h("ul", { class: "tour-now", dataset: { count: String(live.length) } }, live.map((p) => h("li", { class: "tour-match", dataset: { key: p.id, table: p.table } },
+      pairingNames(p),
+      pageLink(`/table/${encodeURIComponent(p.table)}`, { class: "btn small tour-watch", "aria-label": watchLabel(names(p)) }, t("live.watch")))))]
     : h("p", { class: "muted tour-none" }, t("tournament.none_playing")));
 }
 
@@ -147,7 +170,7 @@ function result(p) {
 /** One decided (or still played) pairing: "Amira 1–0 Omar", a bye, and its replay (or its
  * table while it is played). */
 function pairingLine(state, p) {
-  const name = (e) => h("bdi", null, nameOf(state, e, t("tournament.someone")));
+  const name = (e) => h("bdi", null, nameIn(p, p.entrants.indexOf(e), t("tournament.someone")));
   const absent = (e) => ((p.absent || []).includes(e) ? [" ", h("span", { class: "muted tour-absent" }, t("tournament.absent"))] : null);
   if (p.entrants.length === 1) {
     return h("li", { class: "tour-pairing bye", dataset: { key: p.id } }, name(p.entrants[0]), " ", h("span", { class: "muted" }, t("tournament.bye")));
