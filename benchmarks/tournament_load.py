@@ -10,7 +10,8 @@ the event (starting once every player has joined), and reports:
   wave: every player free at once, N/2 tables opened in one go);
 - the standings' delay: from a player seeing its match end to the first page of the
   standings that counts it reaching a watching page (the watchers are spread over the
-  pages, 20 rows each: watcher ``w`` opens page ``w % pages + 1``; ``--sampled`` of them,
+  pages, 20 rows each: watcher ``w`` opens page ``w % pages + 1`` in the event's first
+  seconds; ``--sampled`` of them,
   all by default, record what they receive and when; the others read and drop, as a
   browser would), p50, p99 and max; and to the player's own row (``mine``) on its page;
 - the director's CPU per pairing (the server's own log line for each wave or round), and
@@ -50,6 +51,8 @@ from websockets.exceptions import ConnectionClosed, InvalidHandshake
 sys.path.insert(0, str(Path(__file__).parent))
 from load import raise_nofile, seen, tree_cpu
 
+SIGN_UPS_AT_ONCE = 16
+"""A generator process's players signing up (a guest, then a join) at once."""
 WAVE_LINE = re.compile(r"(wave|round) (\d+) paired, (\d+) tables, ([\d.]+) ms of CPU")
 
 
@@ -65,8 +68,12 @@ class Stats:
     """A sampled watcher's pages of the standings: (wall time received, entrant -> games)."""
     mine: list[tuple[str, int, float]] = field(default_factory=list)
     """A player's own row as its page heard it: (player, its games, wall time received)."""
-    received: int = 0
-    """Bytes the pages (players' and watchers') received."""
+    received: dict[str, int] = field(default_factory=dict)
+    """Bytes the pages (players' and watchers') received, by the messages' type."""
+
+    def got(self, raw: str | bytes, message: dict[str, Any]) -> None:
+        kind = str(message.get("type"))
+        self.received[kind] = self.received.get(kind, 0) + len(raw)
     tables: int = 0
     errors: dict[str, int] = field(default_factory=dict)
 
@@ -134,14 +141,18 @@ async def play_table(base: str, token: str, table: str, stats: Stats, rng: rando
 
 async def player(base: str, http: httpx.AsyncClient, tournament: str, index: int,
                  stats: Stats, think: tuple[float, float], stop_at: float,
-                 joined: asyncio.Event) -> None:
+                 joined: asyncio.Event, gate: asyncio.Semaphore) -> None:
     ws_base = base.replace("http://", "ws://")
     rng = random.Random(index)
-    r = await http.post(f"{base}/api/guests", json={"nickname": f"Entrant {index}"})
-    token, me = r.json()["token"], r.json()["player"]["id"]
-    headers = {"Authorization": f"Bearer {token}"}
-    r = await http.post(f"{base}/api/tournaments/{tournament}/join", headers=headers, json={})
-    r.raise_for_status()
+    # A few sign-ups at a time: a thousand requests waiting on httpx's pool at once cost
+    # this process more CPU than the server spends answering them.
+    async with gate:
+        r = await http.post(f"{base}/api/guests", json={"nickname": f"Entrant {index}"})
+        token, me = r.json()["token"], r.json()["player"]["id"]
+        headers = {"Authorization": f"Bearer {token}"}
+        r = await http.post(f"{base}/api/tournaments/{tournament}/join", headers=headers,
+                            json={})
+        r.raise_for_status()
     joined.set()
     tables: asyncio.Queue[str] = asyncio.Queue()
     games = 0
@@ -153,8 +164,8 @@ async def player(base: str, http: httpx.AsyncClient, tournament: str, index: int
 
         async def read_page() -> None:
             async for raw in page:
-                stats.received += len(raw)
                 message = orjson.loads(raw)
+                stats.got(raw, message)
                 if message.get("type") == "paired":
                     await tables.put(message["table"])
                 elif message.get("type") == "mine":
@@ -185,7 +196,11 @@ async def player(base: str, http: httpx.AsyncClient, tournament: str, index: int
 
 
 async def watcher(base: str, tournament: str, page_number: int, stats: Stats,
-                  sampled: bool, stop_at: float) -> None:
+                  sampled: bool, opens_at: float, stop_at: float) -> None:
+    """A page that watches page ``page_number`` of the standings from ``opens_at`` (once the
+    event started: before, the page may not be there yet, and a page asked for past the
+    last is the last)."""
+    await asyncio.sleep(max(0.0, opens_at - time.time()))
     ws_base = base.replace("http://", "ws://")
     async with connect(f"{ws_base}/ws/tournaments/{tournament}?page={page_number}",
                        ping_interval=None, max_size=None, open_timeout=60) as page:
@@ -194,8 +209,8 @@ async def watcher(base: str, tournament: str, page_number: int, stats: Stats,
                 raw = await asyncio.wait_for(page.recv(), 1.0)
             except TimeoutError:
                 continue
-            stats.received += len(raw)
             message = orjson.loads(raw)
+            stats.got(raw, message)
             if _over(message):
                 return
             if not sampled:
@@ -207,16 +222,18 @@ async def watcher(base: str, tournament: str, page_number: int, stats: Stats,
 
 async def client_run(base: str, tournament: str, players: range, watchers: range,
                      sampled: int, pages: int, think: tuple[float, float],
-                     stop_at: float) -> Stats:
+                     start: float, stop_at: float) -> Stats:
     stats = Stats()
     limits = httpx.Limits(max_connections=64)
     async with httpx.AsyncClient(timeout=60, limits=limits) as http:
         flags = [asyncio.Event() for _ in players]
+        gate = asyncio.Semaphore(SIGN_UPS_AT_ONCE)
         tasks = [asyncio.create_task(player(base, http, tournament, i, stats, think, stop_at,
-                                            flag)) for i, flag in zip(players, flags,
-                                                                      strict=True)]
+                                            flag, gate)) for i, flag in zip(players, flags,
+                                                                            strict=True)]
         tasks += [asyncio.create_task(watcher(base, tournament, w % pages + 1, stats,
-                                              w - watchers.start < sampled, stop_at))
+                                              w - watchers.start < sampled,
+                                              start + 1 + w % 50 * 0.1, stop_at))
                   for w in watchers]
         done = await asyncio.gather(*tasks, return_exceptions=True)
         for result in done:
@@ -304,7 +321,12 @@ def report(stats: list[Stats], start: float, waves: list[tuple[int, int, float]]
             print(f"{name} after a match end: p50 {pct(delays, 50):.0f} ms, "
                   f"p99 {pct(delays, 99):.0f} ms, max {max(delays):.0f} ms "
                   f"({len(delays)} of {len(ends)})")
-    print(f"the pages received {sum(s.received for s in stats) / 1e6:.1f} MB")
+    kinds: dict[str, int] = {}
+    for s in stats:
+        for kind, size in s.received.items():
+            kinds[kind] = kinds.get(kind, 0) + size
+    print(f"the pages received {sum(kinds.values()) / 1e6:.1f} MB: " + ", ".join(
+        f"{kind} {size / 1e6:.1f}" for kind, size in sorted(kinds.items(), key=lambda x: -x[1])))
     if waves:
         cpus = [w[2] for w in waves]
         print(f"pairings: {len(waves)}, tables {sum(w[1] for w in waves)}, the largest "
@@ -365,11 +387,12 @@ def main() -> None:
                 proc = multiprocessing.get_context("spawn").Process(
                     target=client_main,
                     args=((base, tournament, players, watchers, -(-sampled // args.clients),
-                           pages, think, stop_at), queue))
+                           pages, think, start, stop_at), queue))
                 proc.start()
                 procs.append(proc)
             time.sleep(max(0.0, start - time.time()))
             cpu0, _ = tree_cpu([server.pid])
+            made0, _ = tree_cpu([p.pid for p in procs if p.pid is not None])
             t0 = time.time()
             while time.time() < stop_at:
                 state = httpx.get(f"{base}/api/tournaments/{tournament}", timeout=30).json()
@@ -377,6 +400,7 @@ def main() -> None:
                     break
                 time.sleep(2)
             cpu1, _ = tree_cpu([server.pid])
+            made1, _ = tree_cpu([p.pid for p in procs if p.pid is not None])
             elapsed = time.time() - t0
             stats = [queue.get(timeout=120) for _ in procs]
             for proc in procs:
@@ -392,6 +416,8 @@ def main() -> None:
     print(f"{args.format}: {args.players} players, {args.watchers} watching "
           f"({sampled} sampled), {args.db or 'SQLite'}")
     report(stats, start, waves, cpu1 - cpu0, elapsed)
+    print(f"the generators' CPU: {(made1 - made0) / elapsed:.2f} cores "
+          f"({args.clients} processes; the machine has {os.cpu_count()})")
     if args.samples is not None:
         args.samples.write_bytes(orjson.dumps(sorted(at_ms for s in stats for at_ms in s.play)))
 

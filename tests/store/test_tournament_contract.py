@@ -525,7 +525,11 @@ def test_postgresql_refuses_a_pairing_another_writer_holds(store_url: str | None
 # results
 
 
-def test_undecided_pairings_come_with_their_tables(store_url: str | None) -> None:
+def test_undecided_pairings_whose_table_ended_or_is_missing_come_with_their_tables(
+        store_url: str | None) -> None:
+    """A pairing is asked about once its table ended (with the table and its result) or
+    if its table is missing; one whose table is still played, or that is decided, is
+    not."""
     async def scenario(events: Events) -> None:
         store, tables = events.store, events.tables
         await four_entrants(events)
@@ -547,6 +551,8 @@ def test_undecided_pairings_come_with_their_tables(store_url: str | None) -> Non
         assert await store.decide("e1", "a", (0.0, 1.0))
         assert [(p.id, t) for p, t in await store.undecided("e1")] == [("b", None)]
         await store.add_pairings("e1", [pairing("d", "p1", "p3", round=2, table_id="t3")])
+        assert [(p.id, t) for p, t in await store.undecided("e1")] == [("b", None)]
+        await tables.set_status("t3", "abandoned")
         assert [(p.id, t.id if t else None) for p, t in await store.undecided("e1")] == [
             ("b", None), ("d", "t3")]
         assert await store.undecided("e9") == []

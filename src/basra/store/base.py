@@ -22,6 +22,8 @@ from basra.game.engine import side_of
 
 TableKind = Literal["bot", "quick", "private", "tournament"]
 TableStatus = Literal["waiting", "playing", "finished", "abandoned"]
+ENDED: tuple[TableStatus, ...] = ("finished", "abandoned")
+"""The statuses of a table whose match is over (decided or given up)."""
 
 
 class StoreError(Exception):

@@ -29,6 +29,7 @@ from typing import get_args
 
 from basra.game.rules import MATCH_LENGTHS
 from basra.store.base import (
+    ENDED,
     DuplicatePairing,
     EntrantRow,
     EntrantStatus,
@@ -240,9 +241,14 @@ class MemoryTournamentStore:
 
     async def undecided(self, tournament_id: str
                         ) -> list[tuple[PairingRow, TableRow | None]]:
-        return [(pairing, None if pairing.table_id is None
-                 else await self.tables.table(pairing.table_id))
-                for pairing in await self.pairings(tournament_id) if pairing.points is None]
+        out: list[tuple[PairingRow, TableRow | None]] = []
+        for pairing in await self.pairings(tournament_id):
+            if pairing.points is not None or pairing.table_id is None:
+                continue
+            table = await self.tables.table(pairing.table_id)
+            if table is None or table.status in ENDED:
+                out.append((pairing, table))
+        return out
 
     async def decide(self, tournament_id: str, pairing_id: str, points: Sequence[float],
                      absent: Collection[str] = ()) -> bool:

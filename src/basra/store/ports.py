@@ -307,9 +307,10 @@ class TournamentStore(Protocol):
 
     async def undecided(self, tournament_id: str
                         ) -> list[tuple[PairingRow, TableRow | None]]:
-        """The pairings without a result yet, each with its table as stored now (with its
-        result once finished), or None if the table is not stored (its node died between
-        the pairing and the table)."""
+        """The pairings without a result yet whose table ended (finished or abandoned:
+        with its result) or is not stored (None: its node died between the pairing and the
+        table); a pairing whose table is still played is not among them (a director asks
+        every second, and at 1,000 live tables reading them all was most of its work)."""
 
     async def decide(self, tournament_id: str, pairing_id: str, points: Sequence[float],
                      absent: Collection[str] = ()) -> bool:

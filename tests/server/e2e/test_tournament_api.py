@@ -69,8 +69,10 @@ def test_making_listing_joining_and_leaving_an_event(tmp_path: Any) -> None:
         r = await http.get(f"{path}/nope")
         assert (r.status_code, code_of(r)) == (404, "tournament/not_found")
 
-        # One event, as its page gets it, and its socket (a watcher's, then a player's).
-        state = (await http.get(f"{path}/{open_event['id']}")).json()
+        # One event, as its page gets it (the standings at most a second old), and its
+        # socket (a watcher's, then a player's).
+        state = await fresh(http, f"{path}/{open_event['id']}",
+                            lambda s: s["standings"][0]["status"] == "paused")
         assert state["type"] == "tournament" and state["event"]["status"] == "upcoming"
         (row,) = state["standings"]
         assert (row["entrant"], row["status"], row["score"]) == (guest.player_id, "paused", 0)
@@ -96,6 +98,17 @@ def test_making_listing_joining_and_leaving_an_event(tmp_path: Any) -> None:
     serve(tmp_path, scenario, tournament_tick_seconds=0.1)
 
 
+async def fresh(http: httpx.AsyncClient, url: str, ready: Any) -> dict[str, Any]:
+    """The event as ``url`` reads it once ``ready`` says so (a read sees the standings
+    counted at most a second before)."""
+    for _ in range(40):
+        state: dict[str, Any] = (await http.get(url)).json()
+        if ready(state):
+            return state
+        await asyncio.sleep(0.1)
+    raise AssertionError(f"{url} never got there: {state}")
+
+
 async def a_page(socket: Any, number: int) -> dict[str, Any]:
     """The next ``standings`` message of page ``number`` (the news of the page shown before
     may come first: it was on its way when the page was asked for)."""
@@ -119,7 +132,7 @@ def test_a_page_hears_its_own_page_of_the_standings_and_asks_for_others(tmp_path
         for guest in guests[:45]:
             r = await http.post(f"{path}/join", headers=guest.headers, json={})
             assert r.status_code == 200
-        state = (await http.get(f"{path}?page=3")).json()
+        state = await fresh(http, f"{path}?page=3", lambda s: s["count"] == 45)
         assert (state["page"], state["pages"], state["count"]) == (3, 3, 45)
         assert len(state["standings"]) == 5
         assert [row["rank"] for row in state["standings"]] == list(range(41, 46))
@@ -154,13 +167,14 @@ def test_a_page_hears_its_own_page_of_the_standings_and_asks_for_others(tmp_path
             back = await a_page(mine, 3)
             assert last in {row["entrant"] for row in back["rows"]}
 
-            # A 46th entrant: every page hears the new count, each its own page.
+            # A 46th entrant: every page hears the new count.
             r = await http.post(f"{path}/join", headers=guests[45].headers, json={})
             assert r.status_code == 200
-            for page, number in ((mine, 3), (watcher, 2)):
-                news = await a_page(page, number)
-                while news["count"] == 45:  # (news from before the join)
-                    news = await a_page(page, number)
-                assert news["count"] == 46
+            for page in (mine, watcher):
+                for _ in range(20):
+                    news = json.loads(await asyncio.wait_for(page.recv(), 10))
+                    if news["type"] == "counts" and news["count"] == 46:
+                        break
+                assert (news["type"], news["count"], news["pages"]) == ("counts", 46, 3)
 
     serve(tmp_path, scenario, tournament_tick_seconds=0.1)

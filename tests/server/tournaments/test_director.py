@@ -14,7 +14,7 @@ from typing import Any
 
 from basra.server.tournaments import views
 from basra.server.tournaments.audience import LocalAudience, News, Watcher
-from basra.server.tournaments.director import Director
+from basra.server.tournaments.director import READ_FRESH, Director
 from basra.store.base import EntrantRow, PairingRow, SeatRow, TableRow, TournamentRow
 from basra.store.memory import MemoryTableStore
 from basra.store.memory_tournaments import MemoryTournamentStore
@@ -302,6 +302,7 @@ def test_a_page_that_saw_a_row_the_others_did_not_hears_it_again() -> None:
         await boss.tick(T0 - timedelta(minutes=5))
         entrant = boss.entrants[players[0]]
         boss.entrant_changed(replace(entrant, status="paused"))
+        boss.counted_at -= READ_FRESH  # a second later
         seen = json.loads(boss.snapshot())  # a page opens: it sees the pause
         assert {row["entrant"]: row["status"] for row in seen["standings"]}[players[0]] \
             == "paused"
@@ -327,9 +328,9 @@ def test_a_page_that_saw_a_row_the_others_did_not_hears_it_again() -> None:
 
 
 def test_the_standings_go_out_by_page_and_each_player_hears_their_own_row() -> None:
-    """At 45 entrants (three pages of 20), a result that moves rows of the first page
-    sends that page alone, whole; each page opens on the player's own; a join (the count
-    changes on every page) sends them all."""
+    """At 45 entrants (three pages of 20), a result sends the pages whose rows moved, whole,
+    and no other; each page opens on the player's own; a join that lands on the last page
+    sends that page, and the new count to every page."""
     async def scenario() -> None:
         store, tables, room, _ = await a_field(45)
         boss = director(store, tables, room, news_seconds=0.0)
@@ -377,16 +378,18 @@ def test_the_standings_go_out_by_page_and_each_player_hears_their_own_row() -> N
         assert {n for n, box in outboxes.items()
                 if any(json.loads(t)["type"] == "standings" for t in box.texts)} == moved
 
-        # A newcomer: the count changes on every page.
+        # A newcomer, rated lowest: the last page, and the counts to everyone.
         store.tables.add_player("p45", "Player 45")
-        newcomer = EntrantRow("ev", "p45", ("p45",), "Player 45", 1400.0, "active", T0)
+        newcomer = EntrantRow("ev", "p45", ("p45",), "Player 45", 1000.0, "active", T0)
         await store.add_entrant(newcomer)
         boss.entrant_changed(newcomer)
         batches = len(room.batches)
         await boss.tick(T0 + timedelta(seconds=6))
-        pages = [b for b in room.batches[batches:] if b.pages]
-        assert sorted(pages[0].pages) == [1, 2, 3]
-        assert json.loads(pages[0].pages[3])["count"] == 46
+        (batch,) = [b for b in room.batches[batches:] if b.pages]
+        assert sorted(batch.pages) == [3]
+        assert json.loads(batch.pages[3])["count"] == 46
+        counts = [json.loads(t) for t in batch.everyone if '"counts"' in t]
+        assert [(c["count"], c["pages"]) for c in counts] == [(46, 3)]
         boss.close()
 
     asyncio.run(scenario())

@@ -48,7 +48,14 @@ from basra.server.tournaments.arena import Free, arena_pairs, arena_standings
 from basra.server.tournaments.audience import Audience, News
 from basra.server.tournaments.games import Game
 from basra.server.tournaments.swiss import swiss_pairs, swiss_standings
-from basra.store.base import DuplicatePairing, EntrantRow, PairingRow, TableRow, TournamentRow
+from basra.store.base import (
+    ENDED,
+    DuplicatePairing,
+    EntrantRow,
+    PairingRow,
+    TableRow,
+    TournamentRow,
+)
 from basra.store.ports import TournamentStore
 
 log = logging.getLogger("basra.tournaments")
@@ -72,6 +79,8 @@ NEWS_SECONDS = 1.0
 What changes meanwhile goes out together, a second at most after it happened: at 2,000
 entrants a message for each result would cost the server and every page far more than
 the few rows it carries (docs/BENCHMARKS.md)."""
+READ_FRESH = 1.0
+"""Seconds old the standings a read sees may be (a page opening, an ask, the API)."""
 SWISS_ABSENCES = 2
 """A Swiss entrant absent at this many pairings is withdrawn."""
 
@@ -88,7 +97,7 @@ def outcome(pairing: PairingRow, table: TableRow | None
     """A pairing's points per entrant and its absent entrants, once its table ended (None
     while it plays, or if its table is missing). A table given up before its first card
     (nobody came) scores nothing for anyone, all absent."""
-    if table is None or table.status not in ("finished", "abandoned"):
+    if table is None or table.status not in ENDED:
         return None
     entrants = pairing.entrants
     if table.status == "abandoned" or table.result is None:
@@ -147,12 +156,14 @@ class Director:
         them whatever they are by then)."""
         self.shown: list[dict[str, Any]] = []
         """The matches the pages list (:data:`.views.PLAYING_SHOWN`), as they last heard."""
-        self.live = 0
-        """How many matches are being played, as the pages last heard."""
+        self.counts = (0, 1, 0)
+        """How many entrants, pages and matches being played, as the pages last heard."""
         self.texts: dict[tuple[str, int], str] = {}
         """Messages made once for every watcher who asks (a page's snapshot, a page)."""
         self.standings_stale = False
         """An entrant or a result changed since the standings were counted (:meth:`refresh`)."""
+        self.counted_at = -READ_FRESH
+        """When the standings were last counted (``time.monotonic()``)."""
         self.entrants_loaded = time.monotonic()
         self.ended_tables: dict[str, TableRow] = {}
         self.polled_at = 0.0
@@ -185,7 +196,8 @@ class Director:
         self._count()
         self.told = {row["entrant"]: _unranked(row) for row in self.standings}
         self.told_pages = _paged(self.standings)
-        self.shown, self.live = self._shown()
+        self.shown, live = self._shown()
+        self.counts = (len(self.standings), self.pages, live)
         self.version += 1
         self.texts = {}
 
@@ -207,10 +219,12 @@ class Director:
             a, b = pairing.entrants
             self.last_opponent[a], self.last_opponent[b] = b, a
 
-    def refresh(self) -> None:
-        """The standings counted again if an entrant or a result changed them since (a
-        read of the event sees them as they are; the pages hear of them with the news)."""
-        if self.standings_stale:
+    def refresh(self, within: float = 0.0) -> None:
+        """The standings counted again if an entrant or a result changed them since, unless
+        they were counted less than ``within`` seconds ago (a read: counting 2,000 entrants
+        holds the event loop some 20 ms, so reads see them at most :data:`READ_FRESH` old;
+        the pages hear of them with the news, which counts them first)."""
+        if self.standings_stale and time.monotonic() - self.counted_at >= within:
             self.standings_stale = False
             self._count()
             self.texts = {}
@@ -247,7 +261,6 @@ class Director:
             changed |= await self._swiss(now)
         if changed and self.row.status == "running":
             self.standings_stale = True
-        self.refresh()
         await self._news()
         return self.row.status in ("finished", "cancelled")
 
@@ -255,7 +268,6 @@ class Director:
         """Before the start, the entrants who joined or left go to the pages with the news
         (a joining crowd is a row each, at most once a second, not a message each)."""
         await self._reload_entrants()
-        self.refresh()
         await self._news()
 
     async def _reload_entrants(self) -> bool:
@@ -316,10 +328,12 @@ class Director:
         return out
 
     async def _decide(self) -> bool:
-        """Count the matches that ended (a result counts once: the store decides it)."""
+        """Count the matches that ended (a result counts once: the store decides it). The
+        results of many matches that ended together are written together (they share the
+        store's group commits); one whose write failed is counted at a later tick."""
         if not self.busy and not self.unmade:
             return False
-        decided = False
+        ended: list[tuple[PairingRow, tuple[float, ...], tuple[str, ...]]] = []
         for pairing, table in await self._undecided():
             if table is None:
                 if pairing.table_id is not None:
@@ -327,11 +341,20 @@ class Director:
                 continue
             self.unmade.discard(pairing.id)
             result = outcome(pairing, table)
-            if result is None:
+            if result is not None:
+                ended.append((pairing, *result))
+        stored = await asyncio.gather(
+            *(self.store.decide(self.row.id, pairing.id, points, absent)
+              for pairing, points, absent in ended), return_exceptions=True)
+        decided = False
+        for (pairing, points, absent), written in zip(ended, stored, strict=True):
+            if isinstance(written, BaseException):
+                if not isinstance(written, Exception):
+                    raise written
+                log.error("tournament %s: pairing %s could not be decided: %s", self.row.id,
+                          pairing.id, written)
                 continue
-            points, absent = result
-            if await self.store.decide(self.row.id, pairing.id, points, absent):
-                decided = True
+            decided |= written
             pairing = replace(pairing, points=points, absent=absent,
                               decided_at=datetime.now(UTC))
             self.pairings[pairing.id] = pairing
@@ -506,9 +529,9 @@ class Director:
         rows changed (each to its watchers), each player's own row that changed, and the
         matches shown if they changed; if the last news went out less than
         ``news_seconds`` (:data:`NEWS_SECONDS`) ago (and not ``now``), at that time
-        instead."""
-        self.refresh()
-        if not (self.playing_due or self.standings_due):
+        instead. The standings are counted here (a second at most after they changed),
+        not at every tick."""
+        if not (self.playing_due or self.standings_due or self.standings_stale):
             return
         wait = self.news_at + self.news_seconds - time.monotonic()
         if wait > 0 and not now:
@@ -519,6 +542,7 @@ class Director:
             self.news_timer.cancel()
             self.news_timer = None
         self.news_at = time.monotonic()
+        self.refresh()
         self.version += 1
         self.texts = {}
         news = News()
@@ -528,10 +552,20 @@ class Director:
         if self.playing_due or news.pages:
             self.playing_due = False
             shown, live = self._shown()
-            if (shown, live) != (self.shown, self.live):
-                self.shown, self.live = shown, live
+            if shown != self.shown:
                 news.everyone.append(_text({"type": "playing", "v": self.version,
                                             "matches": shown, "live": live}))
+            self.shown = shown
+        else:
+            live = self.counts[2]
+        counts = (len(self.standings), self.pages, live)
+        if counts != self.counts:
+            # How many entrants, pages and matches: a few bytes to every page, where the
+            # count in every page's message would send every page again.
+            self.counts = counts
+            news.everyone.append(_text({"type": "counts", "v": self.version,
+                                        "count": counts[0], "pages": counts[1],
+                                        "live": counts[2]}))
         if news:
             await self.audience.news(self.row.id, news)
 
@@ -571,14 +605,12 @@ class Director:
         return self.pairings[pairing].table_id if pairing is not None else None
 
     def _standings_news(self, news: News) -> None:
-        """The pages whose rows changed since the news last told them (all of them if the
-        number of entrants changed: each page says how many there are), and the rows
+        """The pages whose rows changed since the news last told them, and the rows
         changed for their own players (a row whose rank alone moved is not: one result
         moves the ranks of many)."""
         before, pages = self.told_pages, _paged(self.standings)
-        every = len(pages) != len(before) or sum(map(len, before)) != len(self.standings)
         for index, rows in enumerate(pages):
-            if every or index + 1 in self.unsure or before[index] != rows:
+            if index >= len(before) or index + 1 in self.unsure or before[index] != rows:
                 news.pages[index + 1] = self.page_text(index + 1)
         self.told_pages = pages
         self.unsure.clear()
@@ -592,6 +624,7 @@ class Director:
 
     def _count(self) -> None:
         """The standings counted now (the news tells the pages later)."""
+        self.counted_at = time.monotonic()
         self.standings = self._standings()
         self.at = {row["entrant"]: place for place, row in enumerate(self.standings)}
 
@@ -615,7 +648,7 @@ class Director:
 
     def page_of(self, player_id: str | None) -> int:
         """The page that holds ``player_id``'s row (1 if they have none)."""
-        self.refresh()
+        self.refresh(READ_FRESH)
         place = self.at.get(self.by_player.get(player_id or "") or "")
         return 1 if place is None else place // views.PAGE_ROWS + 1
 
@@ -623,7 +656,7 @@ class Director:
         """One page of the standings as they are now (a ``standings`` message: the page's
         rows, whole). Shown fresher than the news told it, it goes out with the next news
         whatever it is by then (or the page that saw it would keep it)."""
-        self.refresh()
+        self.refresh(READ_FRESH)
         page = min(max(1, page), self.pages)
         text = self.texts.get(("page", page))
         if text is None:
@@ -641,7 +674,7 @@ class Director:
     def snapshot(self, page: int = 1) -> str:
         """The event as a new watcher of ``page`` first gets it (kept until the next
         change): the event, that page of the standings, the matches shown."""
-        self.refresh()
+        self.refresh(READ_FRESH)
         page = min(max(1, page), self.pages)
         text = self.texts.get(("snapshot", page))
         if text is None:
@@ -649,13 +682,13 @@ class Director:
                 "type": "tournament", "v": self.version, "event": views.event_json(self.row),
                 "page": page, "pages": self.pages, "count": len(self.standings),
                 "standings": self._shown_rows(page), "playing": self.shown,
-                "live": self.live})
+                "live": self.counts[2]})
         return text
 
     def mine(self, player_id: str | None) -> str | None:
         """``player_id``'s own row as it is now (a ``mine`` message), None if they have
         none. Fresher than the news told it, the news tells it again."""
-        self.refresh()
+        self.refresh(READ_FRESH)
         entrant = self.by_player.get(player_id or "")
         place = self.at.get(entrant or "")
         if entrant is None or place is None:

@@ -29,7 +29,7 @@ from basra.server.identity.hashing import Hashing
 from basra.server.lobby.tables import Lobby, TableOptions
 from basra.server.tournaments import views
 from basra.server.tournaments.audience import Audience
-from basra.server.tournaments.director import Director, MakeTable, Started
+from basra.server.tournaments.director import READ_FRESH, Director, MakeTable, Started
 from basra.server.tournaments.schedule import Schedule
 from basra.server.tournaments.spec import EventSpec, TournamentError, new_event
 from basra.store.base import (
@@ -270,7 +270,7 @@ class Tournaments:
     async def results(self, tournament_id: str) -> dict[str, Any]:
         """Every pairing by round with its result, the final standings and the podium."""
         director = await self._director(tournament_id)
-        director.refresh()
+        director.refresh(READ_FRESH)
         rounds: dict[int, list[dict[str, Any]]] = {}
         names = {e.id: e.name for e in director.entrants.values()}
         for pairing in director.pairings.values():

@@ -73,7 +73,7 @@ class SqlModeration(SqlPort):
         def op(connection: Connection) -> None:
             connection.execute(insert(reports).values(**values))
 
-        await self.sql.batched(f"report {report.id}", op)
+        await self.sql.batched(f"file report {report.id}", op)
 
     async def report(self, report_id: str) -> ReportRow | None:
         return await self.sql.find(reports, reports.c.id == report_id, report_row)
@@ -296,7 +296,7 @@ class SqlModeration(SqlPort):
             if done.rowcount == 0:
                 raise StoreError(f"no player {player_id}")
 
-        await self.sql.batched(f"rename {player_id}", op)
+        await self.sql.batched(f"force rename {player_id}", op)
 
     async def name_words(self) -> list[str]:
         rows = await self.sql.rows(select(name_words.c.word).order_by(name_words.c.word))

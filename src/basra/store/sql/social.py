@@ -73,7 +73,7 @@ class SqlSocial(SqlPort):
             return insert_new(connection, follows, follower_id=follower, followee_id=followee,
                               created_at=now())
 
-        return await self.sql.batched(f"follow {followee}", op)
+        return await self.sql.batched(f"follow player {followee}", op)
 
     async def unfollow(self, follower: str, followee: str) -> bool:
         def op(connection: Connection) -> bool:
@@ -81,7 +81,7 @@ class SqlSocial(SqlPort):
                 follows.c.follower_id == follower, follows.c.followee_id == followee))
             return bool(done.rowcount)
 
-        return await self.sql.batched(f"unfollow {followee}", op)
+        return await self.sql.batched(f"unfollow player {followee}", op)
 
     async def _listed(self, mine: Any, theirs: Any, since: Any, player_id: str,
                       limit: int) -> list[PersonRow]:
@@ -131,7 +131,7 @@ class SqlSocial(SqlPort):
             return insert_new(connection, blocks, blocker_id=blocker, blocked_id=blocked,
                               created_at=now())
 
-        return await self.sql.batched(f"block {blocked}", op)
+        return await self.sql.batched(f"block player {blocked}", op)
 
     async def unblock(self, blocker: str, blocked: str) -> bool:
         def op(connection: Connection) -> bool:
@@ -139,7 +139,7 @@ class SqlSocial(SqlPort):
                 blocks.c.blocker_id == blocker, blocks.c.blocked_id == blocked))
             return bool(done.rowcount)
 
-        return await self.sql.batched(f"unblock {blocked}", op)
+        return await self.sql.batched(f"unblock player {blocked}", op)
 
     async def blocked(self, player_id: str) -> list[PersonRow]:
         return await self._listed(blocks.c.blocker_id, blocks.c.blocked_id,
@@ -272,7 +272,7 @@ class SqlSocial(SqlPort):
                 notifications.c.player_id == notification.player_id,
                 notifications.c.id.not_in(kept)))
 
-        await self.sql.batched(f"notify {notification.player_id}", op)
+        await self.sql.batched(f"notify player {notification.player_id}", op)
 
     async def notifications(self, player_id: str, limit: int = 50) -> list[NotificationRow]:
         query = (select(notifications).where(notifications.c.player_id == player_id)

@@ -17,11 +17,12 @@ from collections.abc import Collection, Mapping, Sequence
 from datetime import datetime
 from typing import Any
 
-from sqlalchemy import bindparam, case, false, func, insert, select, update
+from sqlalchemy import bindparam, case, false, func, insert, or_, select, update
 from sqlalchemy.engine import Connection, Row
 from sqlalchemy.exc import IntegrityError
 
 from basra.store.base import (
+    ENDED,
     DuplicatePairing,
     EntrantRow,
     EntrantStatus,
@@ -321,7 +322,17 @@ class SqlTournaments(SqlPort):
     async def undecided(self, tournament_id: str
                         ) -> list[tuple[PairingRow, TableRow | None]]:
         def read(connection: Connection) -> tuple[list[PairingRow], dict[str, TableRow]]:
-            open_ = self._pairings(connection, tournament_id, undecided=True)
+            # The ended or missing tables' pairings only: a live table's is not read.
+            ended = [row.id for row in connection.execute(
+                select(_pairings.id)
+                .select_from(tournament_pairings.outerjoin(
+                    tables, tables.c.id == _pairings.table_id))
+                .where(_pairings.tournament_id == tournament_id,
+                       _pairings.decided_at.is_(None), _pairings.table_id.is_not(None),
+                       or_(tables.c.id.is_(None), tables.c.status.in_(ENDED))))]
+            if not ended:
+                return [], {}
+            open_ = self._pairings(connection, tournament_id, ids=ended)
             table_ids = [pairing.table_id for pairing in open_ if pairing.table_id]
             return open_, {row.id: table_row(row) for row in connection.execute(
                 select(tables).where(tables.c.id.in_(table_ids)))} if table_ids else {}
@@ -331,19 +342,19 @@ class SqlTournaments(SqlPort):
 
     @staticmethod
     def _pairings(connection: Connection, tournament_id: str,
-                        round: int | None = None, undecided: bool = False
+                        round: int | None = None, ids: list[str] | None = None
                         ) -> list[PairingRow]:
         where = [_pairings.tournament_id == tournament_id]
         if round is not None:
             where.append(_pairings.round == round)
-        if undecided:
-            where.append(_pairings.decided_at.is_(None))
+        if ids is not None:
+            where.append(_pairings.id.in_(ids))
         rows = (connection.execute(select(tournament_pairings).where(*where).order_by(
             _pairings.number, _pairings.id))).all()
         seat_where = [_seats.tournament_id == tournament_id]
         if round is not None:
             seat_where.append(_seats.round == round)
-        if undecided:
+        if ids is not None:
             seat_where.append(_seats.pairing_id.in_([row.id for row in rows]))
         seated: dict[str, list[Row[Any]]] = defaultdict(list)
         if rows:

@@ -3,10 +3,10 @@
 // (the first of every connection) replaces everything; a `standings` message is one page of
 // the standings, whole (the page this socket shows: its news, or the answer to an ask for
 // another page); `playing` replaces the matches shown (those of the best placed) and how
-// many are being played; `mine` is this player's own row, wherever it stands (it follows
-// a connection's first message); `event`
-// replaces the event. The page never holds every row: a 2,000-entrant event is a hundred
-// pages of twenty.
+// many are being played; `counts` says how many entrants, pages and matches there are;
+// `mine` is this player's own row, wherever it stands (it follows a connection's first
+// message); `event` replaces the event. The page never holds every row: a 2,000-entrant
+// event is a hundred pages of twenty.
 
 export function initialState() {
   return {
@@ -31,6 +31,8 @@ export function receive(state, m) {
       };
     case "playing":
       return { ...state, playing: m.matches || [], live: m.live || 0, v: m.v };
+    case "counts":
+      return { ...state, count: m.count || 0, pages: m.pages || 1, live: m.live || 0, v: m.v };
     case "mine":
       return { ...state, mine: m.row || null, v: m.v };
     case "event":
