@@ -2,7 +2,8 @@
 when absent): one batch (pages of the standings, players' own rows, the matches shown) is
 one message on the bus, and each node hands each of its watchers its part only: the page
 it shows, its player's row, what is for everyone; the event's other messages and "you are
-paired" reach the right pages too."""
+paired" reach the right pages too; a node hears of the event's news (to drop what it
+kept of the event for reads), not of one player's."""
 
 from __future__ import annotations
 
@@ -41,6 +42,8 @@ def test_a_batch_of_news_reaches_each_page_on_every_node_as_its_own() -> None:
                     (b, Watcher("ev2", "badr", boxes["other"], page=1))]  # type: ignore[arg-type]
         for audience, watcher in watchers:
             audience.watch(watcher)
+        heard: list[str] = []
+        b.on_news(heard.append)  # (the tournaments' reads kept: dropped on the event's news)
         try:
             await asyncio.sleep(0.2)  # both subscribed
             await a.news("ev", News(everyone=["all"], pages={1: "page 1", 3: "page 3"},
@@ -59,6 +62,8 @@ def test_a_batch_of_news_reaches_each_page_on_every_node_as_its_own() -> None:
             assert boxes["b2"].texts == ["all", "page 3", "amira's row", "the event started"]
             assert boxes["b3"].texts == ["all", "the event started"]
             assert boxes["other"].texts == []  # another event's page hears nothing of it
+            assert heard == ["ev", "ev"]  # the batch and the event's message, not a word
+            # to one player
         finally:
             for audience, watcher in watchers:
                 audience.unwatch(watcher)

@@ -72,7 +72,7 @@ def test_making_listing_joining_and_leaving_an_event(tmp_path: Any) -> None:
         # One event, as its page gets it (the standings at most a second old), and its
         # socket (a watcher's, then a player's).
         state = await fresh(http, f"{path}/{open_event['id']}",
-                            lambda s: s["standings"][0]["status"] == "paused")
+                            lambda s: [r["status"] for r in s["standings"]] == ["paused"])
         assert state["type"] == "tournament" and state["event"]["status"] == "upcoming"
         (row,) = state["standings"]
         assert (row["entrant"], row["status"], row["score"]) == (guest.player_id, "paused", 0)
@@ -107,6 +107,27 @@ async def fresh(http: httpx.AsyncClient, url: str, ready: Any) -> dict[str, Any]
             return state
         await asyncio.sleep(0.1)
     raise AssertionError(f"{url} never got there: {state}")
+
+
+def test_a_join_to_an_event_nobody_directs_yet_reaches_its_pages(tmp_path: Any) -> None:
+    """Two hours before its start an event has no director: a join taken then still
+    reaches the pages, as their pages of the standings and the counts."""
+    async def scenario(base: str, http: httpx.AsyncClient) -> None:
+        owner = await an_account(base, http, "Organiser")
+        event = await an_event(base, http, owner, starts_in=7200, minutes=30, rated=False)
+        guest = await new_guest(base, http, "Early Bird")
+        ws = base.replace("http://", "ws://")
+        async with connect(f"{ws}/ws/tournaments/{event['id']}") as page:
+            first = json.loads(await page.recv())
+            assert (first["count"], first["standings"]) == (0, [])
+            r = await http.post(f"{base}/api/tournaments/{event['id']}/join",
+                                headers=guest.headers, json={})
+            assert r.status_code == 200
+            one = await a_page(page, 1)
+            assert [(row["entrant"], row["rank"]) for row in one["rows"]] == [
+                (guest.player_id, 1)]
+
+    serve(tmp_path, scenario, tournament_tick_seconds=0.1)
 
 
 async def a_page(socket: Any, number: int) -> dict[str, Any]:

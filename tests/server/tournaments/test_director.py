@@ -393,3 +393,56 @@ def test_the_standings_go_out_by_page_and_each_player_hears_their_own_row() -> N
         boss.close()
 
     asyncio.run(scenario())
+
+
+def test_a_new_director_tells_the_pages_everything_and_leaves_live_tables_alone() -> None:
+    """A director that takes an event over (its leader died) does not know what the pages
+    heard: its first news sends every page and every own row; the matches being played are
+    not made again nor their players told again to sit down."""
+    async def scenario() -> None:
+        store, tables, room, _ = await a_field(4)
+        first = director(store, tables, room)
+        await first.load()
+        await first.tick(T0)
+        assert len(tables.made) == 2
+        first.close()
+        heard = len(room.said)
+        again = director(store, tables, room)
+        await again.load()
+        await again.tick(T0 + timedelta(seconds=2))
+        assert len(tables.made) == 2  # nothing made twice
+        said = room.said[heard:]
+        assert not [m for _, m in said if m["type"] == "paired"]
+        pages = [m for who, m in said if who is None and m["type"] == "standings"]
+        assert [p["page"] for p in pages] == [1] and len(pages[0]["rows"]) == 4
+        assert {who for who, m in said if m["type"] == "mine"} == {"p0", "p1", "p2", "p3"}
+        again.close()
+
+    asyncio.run(scenario())
+
+
+def test_a_pause_that_cannot_be_written_leaves_no_match_undecided() -> None:
+    """Two matches end together, both sides of one absent: if pausing them fails, both
+    results are still counted and nobody stays at a decided match (the event goes on)."""
+    async def scenario() -> None:
+        store, tables, room, _ = await a_field(4)
+        boss = director(store, tables, room)
+        await boss.load()
+        await boss.tick(T0)
+        first, second = await store.pairings("ev")
+
+        async def refused(*args: Any, **kwargs: Any) -> None:
+            raise RuntimeError("the store is away")
+
+        store.set_entrant = refused  # type: ignore[method-assign]
+        await tables.end(boss, first.table_id or "", None, absent=[0, 1])
+        await tables.end(boss, second.table_id or "", 0)
+        await boss.tick(T0 + timedelta(seconds=3))
+        decided = {p.id for p in await store.pairings("ev") if p.points is not None}
+        assert {first.id, second.id} <= decided
+        # Everyone is free or at a new match (the absent, not paused, are paired again).
+        assert all(p not in (first.id, second.id) and boss.pairings[p].points is None
+                   for p in boss.busy.values())
+        boss.close()
+
+    asyncio.run(scenario())

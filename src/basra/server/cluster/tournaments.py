@@ -115,6 +115,9 @@ class RedisAudience(LocalAudience):
                 if message is None:
                     continue
                 news = orjson.loads(message["data"])
+                if "p" not in news:  # the event's news, not one player's word
+                    for listener in self.listeners:
+                        listener(news["t"])
                 if "n" in news:
                     batch = news["n"]
                     self.deliver_news(news["t"], News(

@@ -16,6 +16,7 @@ through Redis (:mod:`basra.server.cluster.tournaments`), with the same methods.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Protocol
 
@@ -68,11 +69,16 @@ class Audience(Protocol):
     async def present(self, tournament_id: str) -> set[str]:
         """The players with the event's page open now (on any node)."""
 
+    def on_news(self, listener: Callable[[str], None]) -> None:
+        """Call ``listener(tournament_id)`` whenever news of an event comes from another
+        process (never in one process: its news is its own)."""
+
 
 class LocalAudience:
     """The watchers of this process: one process is the whole site."""
 
     def __init__(self) -> None:
+        self.listeners: list[Callable[[str], None]] = []
         self.watchers: dict[str, set[Watcher]] = {}
         self.players: dict[str, dict[str, set[Watcher]]] = {}
         """Each event's signed-in watchers, by player."""
@@ -108,6 +114,9 @@ class LocalAudience:
             watchers = self.players.get(tournament_id, {}).get(player_id, ())
         for watcher in list(watchers):
             watcher.outbox.put(text)
+
+    def on_news(self, listener: Callable[[str], None]) -> None:
+        self.listeners.append(listener)
 
     def deliver_news(self, tournament_id: str, news: News) -> None:
         """Put a batch of news in the outboxes of the watchers here it is for."""

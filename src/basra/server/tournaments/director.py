@@ -34,7 +34,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import time
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Iterable
 from dataclasses import replace
 from datetime import UTC, datetime, timedelta
 from typing import Any
@@ -190,12 +190,14 @@ class Director:
         self.pairings, self.games, self.busy = {}, [], {}
         for pairing in await self.store.pairings(self.row.id):
             self._add_pairing(pairing)
-        self.unmade = {p.id for p in self.pairings.values()
-                       if p.points is None and p.table_id is not None}
-        # The tables of undecided pairings are checked on the next tick (made if missing).
+        # The tables of undecided pairings are asked for at the first tick: those missing
+        # are made then (the store's `undecided`), the others are being played.
+        self.unmade = set()
         self._count()
-        self.told = {row["entrant"]: _unranked(row) for row in self.standings}
-        self.told_pages = _paged(self.standings)
+        # What the pages heard is not known here (another process may have led the event
+        # until now, and died before its last news): the first news tells them everything.
+        self.told, self.told_pages = {}, []
+        self.standings_due = True
         self.shown, live = self._shown()
         self.counts = (len(self.standings), self.pages, live)
         self.version += 1
@@ -347,6 +349,7 @@ class Director:
             *(self.store.decide(self.row.id, pairing.id, points, absent)
               for pairing, points, absent in ended), return_exceptions=True)
         decided = False
+        away: list[str] = []
         for (pairing, points, absent), written in zip(ended, stored, strict=True):
             if isinstance(written, BaseException):
                 if not isinstance(written, Exception):
@@ -364,9 +367,16 @@ class Director:
             for entrant in pairing.entrants:
                 self.busy.pop(entrant, None)
                 self.free_since[entrant] = time.monotonic()
-            for entrant in absent:
-                await self._pause(entrant)
+            away.extend(absent)
             self.playing_due = True
+        # Every result is counted before anyone is paused: a pause that fails leaves its
+        # entrant active (paired again), never a decided match busy for good.
+        for entrant in away:
+            try:
+                await self._pause(entrant)
+            except Exception:
+                log.exception("tournament %s: entrant %s could not be paused", self.row.id,
+                              entrant)
         return decided
 
     async def _pause(self, entrant_id: str) -> None:
@@ -500,6 +510,10 @@ class Director:
                  "round" if self.row.format == "swiss" else "wave", number, len(pairs),
                  cpu * 1000)
         self.row = replace(self.row, round=number)
+        if self.row.format == "swiss":  # its pages say which round is played
+            self.version += 1
+            await self.audience.publish(self.row.id, _text(
+                {"type": "event", "v": self.version, "event": views.event_json(self.row)}))
         for pairing in rows:
             self._add_pairing(pairing)
             if pairing.table_id is not None:
@@ -684,6 +698,20 @@ class Director:
                 "standings": self._shown_rows(page), "playing": self.shown,
                 "live": self.counts[2]})
         return text
+
+    def everything(self, players: Iterable[str] = ()) -> News:
+        """Every page of the standings as they are now, the counts and ``players``' own
+        rows: what a process that does not direct the event tells the pages of a join or a
+        leave it took (one row more moves every page after it)."""
+        self.refresh()
+        pages = {n: self.page_text(n) for n in range(1, self.pages + 1)}
+        news = News([_text({"type": "counts", "v": self.version, "count": len(self.standings),
+                            "pages": self.pages, "live": self.counts[2]})], pages)
+        for player in players:
+            mine = self.mine(player)
+            if mine is not None:
+                news.players[player] = mine
+        return news
 
     def mine(self, player_id: str | None) -> str | None:
         """``player_id``'s own row as it is now (a ``mine`` message), None if they have

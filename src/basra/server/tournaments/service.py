@@ -21,8 +21,6 @@ from dataclasses import replace
 from datetime import UTC, datetime
 from typing import Any, Protocol, cast
 
-import orjson
-
 from basra.ratings import Rating
 from basra.server.identity.accounts import check_password, hash_password
 from basra.server.identity.hashing import Hashing
@@ -104,7 +102,11 @@ class Tournaments:
         self.woken = asyncio.Event()
         self.scheduled_at: datetime | None = None
         self.kept: dict[str, tuple[float, Any]] = {}
-        """Reads answered again for a moment: the list (key ""), and events led elsewhere."""
+        """Reads answered again for a moment: the list (key ""), and events led elsewhere
+        (until news of the event comes from the process that leads it)."""
+        self.loading: dict[str, asyncio.Task[Director]] = {}
+        """Events led elsewhere being loaded for a read (one load however many ask)."""
+        audience.on_news(self._heard)
         self.on_start: list[Started] = []
         """Told when an event this process directs starts (the players' bells)."""
 
@@ -201,7 +203,9 @@ class Tournaments:
 
     async def _changed(self, entrant: EntrantRow) -> None:
         """An entrant joined, left or paused: the director here counts it at its next step
-        (and pushes the standings); before the event starts, its watchers get the row."""
+        (and pushes the standings); else (an event not directed yet, or directed by another
+        node, which reads the entrants again within seconds) its pages get their pages as
+        they are now."""
         director = self.directors.get(entrant.tournament_id)
         if director is not None:
             director.entrant_changed(entrant)
@@ -209,9 +213,7 @@ class Tournaments:
             return
         self.kept.pop(entrant.tournament_id, None)
         reader = await self._director(entrant.tournament_id)
-        rows = [row for row in reader.standings if row["entrant"] == entrant.id]
-        await self.audience.publish(entrant.tournament_id, orjson.dumps(
-            {"type": "standings", "v": reader.version, "rows": rows}).decode())
+        await self.audience.news(entrant.tournament_id, reader.everything(entrant.players))
 
     async def listing(self, now: datetime | None = None) -> dict[str, list[dict[str, Any]]]:
         """The listed events: upcoming and running (soonest first), the last finished."""
@@ -239,6 +241,14 @@ class Tournaments:
         kept = self.kept.get(tournament_id)
         if kept is not None and time.monotonic() - kept[0] < FRESH_SECONDS:
             return cast(Director, kept[1])
+        loading = self.loading.get(tournament_id)
+        if loading is None:
+            loading = self.loading[tournament_id] = asyncio.ensure_future(
+                self._load(tournament_id))
+            loading.add_done_callback(lambda _: self.loading.pop(tournament_id, None))
+        return await asyncio.shield(loading)
+
+    async def _load(self, tournament_id: str) -> Director:
         row = await self.event(tournament_id)
         director = Director(row, self.store, self.audience, self.make_table)
         await director.load()
@@ -246,6 +256,11 @@ class Tournaments:
             self.kept.pop(next(iter(self.kept)))
         self.kept[tournament_id] = (time.monotonic(), director)
         return director
+
+    def _heard(self, tournament_id: str) -> None:
+        """News of an event came from the process that leads it: a read loaded before it
+        is not kept (a page opened from it would show what the news just changed)."""
+        self.kept.pop(tournament_id, None)
 
     async def state(self, tournament_id: str, page: int | None = None,
                     player_id: str | None = None) -> str:

@@ -150,7 +150,8 @@ function medal(place) {
 
 /** The first three, big (first in the middle on a wide screen; in order on a phone). */
 export function renderPodium(state, podium) {
-  const top = (podium && podium.length ? podium : rows(state)).slice(0, 3);
+  // Until the results come, the first three of the page shown if it is the first.
+  const top = (podium && podium.length ? podium : rows(state).filter((row) => row.rank <= 3)).slice(0, 3);
   if (!top.length) return h("div", { class: "tour-podium-host" });
   return h("div", { class: "tour-podium-host" },
     h("ol", { class: "tour-podium" }, top.map((row, i) => h("li", { class: `tour-place place-${i + 1}`, dataset: { key: row.entrant, place: String(i + 1) } },
