@@ -207,7 +207,9 @@ def test_a_wrong_password_answers_like_an_unknown_user(backend: Backend) -> None
         wrong = min([await timed("amira", "wrong password") for _ in range(3)])
         unknown = min([await timed("nobody", "wrong password") for _ in range(3)])
         assert 0.4 < unknown / wrong < 2.5, (wrong, unknown)  # both check a real hash
-        assert unknown > 0.02
+        # a real argon2 check (19 MiB, two passes) takes 20 ms or more on these machines,
+        # a dictionary lookup microseconds: a tenth of that tells them apart on any of them
+        assert unknown > 0.005
 
     serve(backend, scenario)
 
