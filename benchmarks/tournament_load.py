@@ -30,6 +30,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import gc
 import multiprocessing
 import os
 import random
@@ -76,6 +77,24 @@ class Stats:
         self.received[kind] = self.received.get(kind, 0) + len(raw)
     tables: int = 0
     errors: dict[str, int] = field(default_factory=dict)
+    lags: list[tuple[float, float]] = field(default_factory=list)
+    """This process's own event-loop lag, sampled every 50 ms: (wall time, seconds late). A
+    state heard late because the generator was busy is its delay, not the server's."""
+
+
+async def sample_lag(stats: Stats, stop_at: float) -> None:
+    """Sample this process's loop lag; and freeze what it holds every second
+    (``gc.freeze``), as ``basra serve`` does: a full garbage pass over a thousand pages'
+    sockets and the standings they parsed stopped a generator for up to a third of a
+    second, and every state it heard meanwhile looked that much late."""
+    sampled = 0
+    while time.time() < stop_at:
+        before = time.perf_counter()
+        await asyncio.sleep(0.05)
+        stats.lags.append((time.time(), time.perf_counter() - before - 0.05))
+        sampled += 1
+        if sampled % 20 == 0:
+            gc.freeze()
 
 
 def pct(values: list[float], p: float) -> float:
@@ -231,11 +250,13 @@ async def client_run(base: str, tournament: str, players: range, watchers: range
         tasks = [asyncio.create_task(player(base, http, tournament, i, stats, think, stop_at,
                                             flag, gate)) for i, flag in zip(players, flags,
                                                                             strict=True)]
+        lag = asyncio.create_task(sample_lag(stats, stop_at))
         tasks += [asyncio.create_task(watcher(base, tournament, w % pages + 1, stats,
                                               w - watchers.start < sampled,
                                               start + 1 + w % 50 * 0.1, stop_at))
                   for w in watchers]
         done = await asyncio.gather(*tasks, return_exceptions=True)
+        lag.cancel()
         for result in done:
             if isinstance(result, BaseException):
                 name = type(result).__name__
@@ -333,6 +354,10 @@ def report(stats: list[Stats], start: float, waves: list[tuple[int, int, float]]
               f"{max(w[1] for w in waves)}; director CPU p50 {pct(cpus, 50):.1f} ms, "
               f"max {max(cpus):.1f} ms")
     print(f"server CPU: {cpu / seconds:.2f} cores over {seconds:.0f} s")
+    lags = [lag * 1000 for s in stats for _, lag in s.lags]
+    if lags:
+        print(f"the generators' own loop lag (sampled every 50 ms): p99 {pct(lags, 99):.0f} ms, "
+              f"max {max(lags):.0f} ms, {sum(lag > 100 for lag in lags)} samples over 100 ms")
 
 
 def _merge(stats: list[Stats]) -> dict[str, int]:
@@ -420,6 +445,8 @@ def main() -> None:
           f"({args.clients} processes; the machine has {os.cpu_count()})")
     if args.samples is not None:
         args.samples.write_bytes(orjson.dumps(sorted(at_ms for s in stats for at_ms in s.play)))
+        args.samples.with_suffix(".lags.json").write_bytes(
+            orjson.dumps(sorted(lag for s in stats for lag in s.lags)))
 
 
 if __name__ == "__main__":

@@ -9,10 +9,13 @@ import sqlite3
 import threading
 import time
 from pathlib import Path
+from typing import Any, cast
 
 import pytest
 
+from basra.store.base import PlayRow
 from basra.store.sql import SqlStore
+from basra.store.sql.engine import GROUP_WRITES, Pending, group_of
 from basra.store.urls import database
 
 
@@ -135,3 +138,61 @@ def test_a_point_read_that_fails_leaves_the_loops_connection_ready(tmp_path: Pat
             await store.close()
 
     asyncio.run(scenario())
+
+
+def test_a_burst_of_writes_goes_in_bounded_groups_and_the_loop_runs_between(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A group commit's statements run in the loop: a burst (the bell rung for every
+    entrant at an event's start) is cut into groups of at most GROUP_WRITES writes, and
+    the loop runs between them (while each COMMIT syncs in the writer thread)."""
+    async def scenario() -> None:
+        store = SqlStore(database(f"sqlite+aiosqlite:///{tmp_path / 'basra.sqlite3'}"))
+        await store.open()
+        try:
+            groups: list[int] = []
+            transact = store.sql.transact
+
+            async def counted(what: str, op: Any) -> Any:
+                if what.startswith("store ") and what.endswith(" writes"):
+                    groups.append(int(what.split()[1]))
+                return await transact(what, op)
+
+            monkeypatch.setattr(store.sql, "transact", counted)
+            ticks = 0
+
+            async def ticker() -> None:
+                nonlocal ticks
+                while True:
+                    await asyncio.sleep(0)
+                    ticks += 1
+
+            ticking = asyncio.create_task(ticker())
+            await asyncio.gather(*(store.create_player(f"p{n}", f"P{n}", f"h{n}")
+                                   for n in range(200)))
+            ticking.cancel()
+            assert sum(groups) == 200 and max(groups) == GROUP_WRITES, groups
+            assert len(groups) >= 4 and ticks >= len(groups)
+            for n in range(200):
+                assert await store.player(f"p{n}") is not None
+        finally:
+            await store.close()
+
+    asyncio.run(scenario())
+
+
+def _pending(what: str, play: bool) -> Pending:
+    return Pending(what, None if play else (lambda _connection: None),
+                   ("t1", cast(PlayRow, None)) if play else None,
+                   cast("asyncio.Future[Any]", None), 0.0)
+
+
+def test_a_group_takes_every_play_then_the_first_writes_in_order() -> None:
+    writes = [_pending(f"write {n}", play=False) for n in range(GROUP_WRITES + 10)]
+    plays = [_pending(f"play {n}", play=True) for n in range(3)]
+    pending = writes[:5] + plays[:1] + writes[5:] + plays[1:]
+    group, rest = group_of(pending)
+    assert [item.what for item in group] == (
+        [f"play {n}" for n in range(3)] + [f"write {n}" for n in range(GROUP_WRITES)])
+    assert [item.what for item in rest] == [f"write {n}" for n in range(GROUP_WRITES,
+                                                                        GROUP_WRITES + 10)]
+    assert group_of(writes[:3]) == (writes[:3], [])

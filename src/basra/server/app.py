@@ -5,6 +5,8 @@ health, the websocket; docs/PROTOCOL.md), and the browser client's files."""
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
 import logging
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
@@ -83,6 +85,7 @@ async def lifespan(app: FastAPI) -> AsyncIterator[None]:
     pacer = GcPacer() if settings.gc_pacing else None
     if pacer is not None:
         pacer.start()
+    lag = asyncio.create_task(metrics.sample_loop_lag(), name="loop lag")
     log.info("server ready: %d live tables restored, on %s%s", restored, metrics.loop_name(),
              f", cluster node {cluster.node}" if cluster else "")
     held.store, held.lobby, held.tournaments, held.social = store, lobby, tournaments, social
@@ -94,6 +97,9 @@ async def lifespan(app: FastAPI) -> AsyncIterator[None]:
     try:
         yield
     finally:
+        lag.cancel()
+        with contextlib.suppress(asyncio.CancelledError):
+            await lag
         await social.close()
         await tournaments.close()
         if isinstance(audience, RedisAudience) and isinstance(leadership, LeasedLeadership):

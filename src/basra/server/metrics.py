@@ -19,6 +19,9 @@ Names and labels (all prefixed ``basra_``):
 ``bot_think_seconds{level}``            histogram  a bot's turn start to its choice
 ``bot_queue``                           gauge      bot decisions waiting or thinking now
 ``store_commit_seconds{operation}``     histogram  a store write, asked for to committed
+``loop_lag_seconds``                    histogram  how late the event loop ran a timer
+                                                   (sampled every 50 ms): a stall of the
+                                                   loop delays every table on the node
 ``lease_moves_total{event}``            counter    a table's lease: acquired,
                                                    renewed_late, lost, adopted
 ``tables{status}``                      gauge      tables held in memory: waiting,
@@ -97,6 +100,13 @@ PRESENCE_FANOUT = Counter(
     registry=REGISTRY)
 PRESENCE_TOLD = Counter("basra_presence_told", "Presence messages queued to pages here.",
                         registry=REGISTRY)
+LOOP_LAG = Histogram(
+    "basra_loop_lag_seconds",
+    "How much later than asked the event loop woke a sampler that sleeps 50 ms at a time: "
+    "whatever held the loop (a long callback, a garbage pass) delayed every table as long.",
+    buckets=FAST, registry=REGISTRY)
+LAG_SAMPLE_SECONDS = 0.05
+"""How often :func:`sample_loop_lag` looks."""
 LEASE_EVENTS = ("acquired", "renewed_late", "lost", "adopted")
 """What may happen to a table's lease (cluster mode): this node took a table's lease,
 renewed it later than it should, lost it, or adopted a table whose node died."""
@@ -135,6 +145,15 @@ def played(by_bot: bool, started: float) -> None:
     """A play's broadcast is queued: ``started`` (``time.perf_counter()``) was its check."""
     PLAYS.labels(by_bot="true" if by_bot else "false").inc()
     PLAY_BROADCAST.observe(time.perf_counter() - started)
+
+
+async def sample_loop_lag(every: float = LAG_SAMPLE_SECONDS) -> None:
+    """Observe the loop's lag (:data:`LOOP_LAG`) until cancelled (``basra serve`` runs it
+    for its whole life)."""
+    while True:
+        asked = time.perf_counter()
+        await asyncio.sleep(every)
+        LOOP_LAG.observe(max(0.0, time.perf_counter() - asked - every))
 
 
 def bot_chose(level: str, seconds: float) -> None:

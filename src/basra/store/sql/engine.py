@@ -491,12 +491,13 @@ class SqlEngine:
             self._flusher = asyncio.create_task(self._flush())
 
     async def _flush(self) -> None:
-        """Group commit: every write asked for while the last transaction ran goes in the
-        next one (in the order asked; the plays together in one statement), so that one
-        commit and one disk flush serve them all. If the transaction is refused, each
-        write is done again alone, so that each caller learns its own outcome."""
+        """Group commit: the writes asked for while the last transaction ran go in the
+        next one (the plays together in one statement), so that one commit and one disk
+        flush serve them all: every play, and the other writes in the order asked, at most
+        :data:`GROUP_WRITES` of them (:func:`group_of`). If the transaction is refused,
+        each write is done again alone, so that each caller learns its own outcome."""
         while self._pending:
-            batch, self._pending = self._pending, []
+            batch, self._pending = group_of(self._pending)
             try:
                 results = await self.transact(f"store {len(batch)} writes",
                                               functools.partial(_run_batch, batch=batch))
@@ -598,6 +599,31 @@ def _in_transaction(engine: Engine, op: Callable[[Connection], R], read_only: bo
             connection = connection.execution_options(**{READ_ONLY: True})
         with connection.begin():
             return op(connection)
+
+
+GROUP_WRITES = 64
+"""The most writes other than plays in one group commit. On SQLite a group's statements
+run in the event loop: the bell rung for each of 2,000 entrants at an event's start, a
+burst of writes asked for at once, went in one group and held the loop 400 ms, and every
+table on the node waited (docs/BENCHMARKS.md). A group of 64 holds it 10-20 ms; the rest
+goes in the next groups, and the loop runs between them while each COMMIT syncs in the
+writer thread."""
+
+
+def group_of(pending: list[Pending]) -> tuple[list[Pending], list[Pending]]:
+    """The next group commit out of ``pending``, and what waits for the one after: every
+    play (one INSERT for them all, each a table's player waiting to see it), then the
+    first :data:`GROUP_WRITES` other writes in the order asked. A caller awaits its write
+    before it asks for the next, so a play never overtakes a write it depends on.
+
+    >>> group_of([])
+    ([], [])
+    """
+    plays = [item for item in pending if item.op is None]
+    others = [item for item in pending if item.op is not None]
+    if len(others) <= GROUP_WRITES:
+        return plays + others, []
+    return plays + others[:GROUP_WRITES], others[GROUP_WRITES:]
 
 
 def _run_batch(connection: Connection, *, batch: list[Pending]) -> list[Any]:
