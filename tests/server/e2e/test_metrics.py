@@ -133,6 +133,10 @@ def test_metrics_count_the_plays_tables_connections_and_commits_of_a_real_server
         [node] = labels_of(after, "basra_node_info")
         assert node == {"node": metrics.node_id(), "version": __version__,
                         "loop": "uvloop.Loop"}
+        # the loop's lag, sampled every 50 ms while the server runs
+        assert moved("basra_loop_lag_seconds_count") >= 1
+        assert value(after, "basra_loop_lag_seconds_bucket", le="+Inf") == value(
+            after, "basra_loop_lag_seconds_count")
         for event in metrics.LEASE_EVENTS:  # there from the start, at zero or more
             assert ("basra_lease_moves_total", (("event", event),)) in after
 
