@@ -83,8 +83,11 @@ def post(base: str, path: str, body: dict[str, Any], token: str | None = None) -
         headers["Authorization"] = f"Bearer {token}"
     request = urllib.request.Request(base + path, data=json.dumps(body).encode(),
                                      headers=headers, method="POST")
-    with urllib.request.urlopen(request, timeout=10) as answer:
-        return json.loads(answer.read())
+    try:
+        with urllib.request.urlopen(request, timeout=10) as answer:
+            return json.loads(answer.read())
+    except urllib.error.HTTPError as error:  # say what the server said
+        raise AssertionError(f"POST {path}: {error.code} {error.read()[:300]!r}") from None
 
 
 @contextlib.contextmanager

@@ -88,10 +88,12 @@ class Entrant:
             await guest.close()
 
     async def play_on(self, stop: asyncio.Event, *, never_come: bool = False,
-                      drop_after: int | None = None) -> None:
+                      drop_after: int | None = None,
+                      hold: asyncio.Event | None = None) -> None:
         """Play every table the event pairs this entrant to until ``stop``: or never come
         to them (the page stays open), or drop in the first match after ``drop_after``
-        plays (leaving the table and the page)."""
+        plays (leaving the table and the page). With ``hold``, every table after the first
+        waits for it to be set."""
         while not stop.is_set():
             try:
                 table_id = await asyncio.wait_for(self.paired.get(), 0.5)
@@ -100,6 +102,8 @@ class Entrant:
             if never_come:
                 self.tables.append(table_id)
                 continue
+            if hold is not None and self.tables:
+                await hold.wait()
             await self.play_table(table_id, stop_after=drop_after)
             if drop_after is not None:
                 await self.close_page()
