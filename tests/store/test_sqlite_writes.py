@@ -5,6 +5,7 @@ thread, and the COMMIT (the disk's sync) is always done in a thread."""
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import sqlite3
 import threading
 import time
@@ -170,6 +171,8 @@ def test_a_burst_of_writes_goes_in_bounded_groups_and_the_loop_runs_between(
             await asyncio.gather(*(store.create_player(f"p{n}", f"P{n}", f"h{n}")
                                    for n in range(200)))
             ticking.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await ticking
             assert sum(groups) == 200 and max(groups) == GROUP_WRITES, groups
             assert len(groups) >= 4 and ticks >= len(groups)
             for n in range(200):

@@ -105,6 +105,8 @@ async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         if isinstance(audience, RedisAudience) and isinstance(leadership, LeasedLeadership):
             await leadership.stop()
             await audience.stop()
+        else:
+            await audience.close()
         if pacer is not None:
             await pacer.stop()
         await lobby.close()

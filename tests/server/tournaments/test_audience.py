@@ -4,9 +4,13 @@ with the event loop running between slices (the tables' plays with it)."""
 from __future__ import annotations
 
 import asyncio
+import logging
+
+import pytest
 
 from basra.server.table.outbox import Outbox
 from basra.server.tournaments.audience import DELIVER_AT_ONCE, LocalAudience, News, Watcher
+from basra.server.wire.server_messages import ServerMessage
 
 
 class Socket:
@@ -66,3 +70,52 @@ def test_a_large_audience_hears_a_slice_at_a_time_in_order() -> None:
         assert _got(watchers[0])[-1] == "event" and _got(watchers[1])[-1] == "again"
 
     asyncio.run(scenario())
+
+
+def test_a_page_that_opens_meanwhile_gets_only_what_came_after_it() -> None:
+    async def scenario() -> None:
+        audience = LocalAudience()
+        watchers = _watchers(audience, DELIVER_AT_ONCE + 10)
+        small = Watcher("t2", "q1", Outbox(Socket()))
+        audience.watch(small)
+        await audience.publish("t1", "old")
+        late = Watcher("t1", "p-late", Outbox(Socket()))
+        audience.watch(late)  # its first message had "old" in it already
+        await audience.publish("t2", "behind")  # a small event waits its turn
+        assert _got(small) == []
+        await audience.publish("t1", "new")
+        while audience.backlog:
+            await asyncio.sleep(0)
+        assert _got(late) == ["new"]
+        assert all(_got(w) == ["old", "new"] for w in watchers)
+        assert _got(small) == ["behind"]
+        await audience.close()
+
+    asyncio.run(scenario())
+
+
+def test_a_delivery_that_fails_does_not_hold_the_next(caplog: pytest.LogCaptureFixture) -> None:
+    class Flaky(Outbox):
+        failed = False
+
+        def put(self, message: ServerMessage | str) -> bool:
+            if not self.failed:
+                self.failed = True
+                raise RuntimeError("a broken outbox")
+            return super().put(message)
+
+    async def scenario() -> None:
+        audience = LocalAudience()
+        _watchers(audience, DELIVER_AT_ONCE + 1)
+        flaky = Watcher("t1", None, Flaky(Socket()))
+        audience.watch(flaky)
+        await audience.publish("t1", "lost somewhere")
+        await audience.publish("t1", "after")
+        while audience.backlog:
+            await asyncio.sleep(0)
+        assert _got(flaky) == ["after"]
+        await audience.close()
+
+    with caplog.at_level(logging.ERROR, logger="basra.tournaments"):
+        asyncio.run(scenario())
+    assert "news not delivered to every page" in caplog.text

@@ -18,11 +18,15 @@ from __future__ import annotations
 
 import asyncio
 import collections
+import contextlib
+import logging
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Protocol
 
 from basra.server.table.outbox import Outbox
+
+log = logging.getLogger("basra.tournaments")
 
 
 @dataclass(eq=False)
@@ -34,6 +38,9 @@ class Watcher:
     outbox: Outbox
     page: int = 1
     """The page of the standings it shows (1: the first :data:`.views.PAGE_ROWS` rows)."""
+    since: int = 0
+    """The first delivery for everyone it is owed (:class:`LocalAudience` sets it when it
+    starts watching: what was queued before is older than its first message)."""
 
 
 @dataclass
@@ -84,8 +91,9 @@ second in which every table on the node waited (docs/BENCHMARKS.md). So what is 
 watcher of a large event goes out a slice at a time, the loop running between slices (the
 tables' plays too), in the order it was given; a word for one player goes at once."""
 
-Delivery = tuple[str, str | News]
-"""What waits to be delivered to an event's watchers: its id, and a text for all or news."""
+Delivery = tuple[int, str, str | News]
+"""What waits to be delivered to an event's watchers: its number in the order given, the
+event's id, and a text for all or news."""
 
 
 class LocalAudience:
@@ -98,9 +106,12 @@ class LocalAudience:
         """Each event's signed-in watchers, by player."""
         self.backlog: collections.deque[Delivery] = collections.deque()
         """What is for every watcher of an event and waits for the slices before it."""
+        self.given = 0
+        """How many deliveries for everyone were queued (the next one's number)."""
         self.delivering: asyncio.Task[None] | None = None
 
     def watch(self, watcher: Watcher) -> None:
+        watcher.since = self.given  # what waits now is older than its first message
         self.watchers.setdefault(watcher.tournament_id, set()).add(watcher)
         if watcher.player_id is not None:
             mine = self.players.setdefault(watcher.tournament_id, {})
@@ -138,21 +149,37 @@ class LocalAudience:
         if not self.backlog and len(self.watchers.get(tournament_id, ())) <= DELIVER_AT_ONCE:
             self._hand(list(self.watchers.get(tournament_id, ())), what)
             return
-        self.backlog.append((tournament_id, what))
+        self.backlog.append((self.given, tournament_id, what))
+        self.given += 1
         if self.delivering is None or self.delivering.done():
             self.delivering = asyncio.get_running_loop().create_task(
                 self._deliver_backlog(), name="tournament news")
 
     async def _deliver_backlog(self) -> None:
         while self.backlog:
-            tournament_id, what = self.backlog[0]
-            watchers = list(self.watchers.get(tournament_id, ()))
-            for start in range(0, len(watchers), DELIVER_AT_ONCE):
-                if start:
-                    await asyncio.sleep(0)  # the writers send the last slice; tables play
-                self._hand(watchers[start:start + DELIVER_AT_ONCE], what)
-            self.backlog.popleft()
+            number, tournament_id, what = self.backlog[0]
+            try:
+                # a page that opened since this was given had it in its first message
+                watchers = [w for w in self.watchers.get(tournament_id, ())
+                            if w.since <= number]
+                for start in range(0, len(watchers), DELIVER_AT_ONCE):
+                    if start:
+                        await asyncio.sleep(0)  # the writers send the last slice; tables play
+                    self._hand(watchers[start:start + DELIVER_AT_ONCE], what)
+            except Exception:  # never stuck behind one delivery
+                log.exception("tournament %s: news not delivered to every page", tournament_id)
+            finally:
+                self.backlog.popleft()
             await asyncio.sleep(0)
+
+    async def close(self) -> None:
+        """Stop delivering (the server is stopping)."""
+        if self.delivering is not None:
+            self.delivering.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await self.delivering
+            self.delivering = None
+        self.backlog.clear()
 
     @staticmethod
     def _hand(watchers: list[Watcher], what: str | News) -> None:
