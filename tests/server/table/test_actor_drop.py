@@ -25,7 +25,10 @@ def by_bot_for(client: Client, seat: int) -> list[dict[str, Any]]:
 def test_a_dropped_player_is_played_by_their_bot_after_the_grace_period() -> None:
     async def scenario() -> None:
         store = MemoryTableStore()
-        table = await started(store, ["amira", "badr"], settings=fast(grace_seconds=GRACE))
+        # (the bot takes 50 ms a play: played at once, it once ran the match to its last
+        # plays before the player was back on a loaded machine, and those came as states)
+        table = await started(store, ["amira", "badr"],
+                              settings=fast(grace_seconds=GRACE, bot_delay_seconds=0.05))
         amira = Client(table, "amira", plays=True, seed="drop")
         badr = Client(table, "badr", plays=True, seed="drop")
         back = Client(table, "amira", plays=True, seed="back")
