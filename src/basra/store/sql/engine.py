@@ -41,6 +41,7 @@ at once on a new database migrate it once, and the second finds it up to date.
 from __future__ import annotations
 
 import asyncio
+import concurrent.futures
 import contextlib
 import functools
 import logging
@@ -382,8 +383,20 @@ class SqlEngine:
         (not in the group commit: for a write that must not wait for, or fail with, others).
         A refused write (a constraint) or a failing database is a StoreError whose cause
         is SQLAlchemy's error; an error ``op`` raises itself passes as it is."""
+        return await self._transact(what, op, own_task=True)
+
+    async def _transact(self, what: str, op: WriteOp[R], *, own_task: bool,
+                        committed: Callable[[R], None] | None = None) -> R:
+        """:meth:`transact`; ``own_task`` False for the group commit's task, which no
+        caller cancels: on SQLite its write then runs in that task rather than in a task
+        of its own, and ``committed`` is called with ``op``'s result as soon as the loop
+        hears that its COMMIT ended (when it is not called, the caller settles the write
+        once this returns). Every task between the writer thread and a waiting table costs
+        a turn of the loop, and a turn of a busy loop is milliseconds."""
         try:
             if self._sqlite_of() is not None:
+                if not own_task:
+                    return await self._sqlite_write(op, committed)
                 # run to its end even if the caller is cancelled: the connection is the
                 # write's until its COMMIT is over
                 write = asyncio.ensure_future(self._sqlite_write(op))
@@ -394,21 +407,24 @@ class SqlEngine:
         except (SQLAlchemyError, sqlite3.Error, OSError) as error:
             raise StoreError(f"cannot {what}: {reason(error)}") from error
 
-    async def _sqlite_write(self, op: WriteOp[R]) -> R:
+    async def _sqlite_write(self, op: WriteOp[R],
+                            committed: Callable[[R], None] | None = None) -> R:
         sqlite = self._sqlite_of()
         assert sqlite is not None and self._writing is not None and self._in_loop is not None
         engine, writer, _ = sqlite
         async with self._writing:
             with contextlib.suppress(_Busy):
-                return await self._write_beside_loop(self._in_loop, writer, op)
+                return await self._write_beside_loop(self._in_loop, writer, op, committed)
             return await asyncio.get_running_loop().run_in_executor(
                 writer, _in_transaction, engine, op, False)
 
     @staticmethod
     async def _write_beside_loop(connection: Connection, writer: ThreadPoolExecutor,
-                                 op: WriteOp[R]) -> R:
+                                 op: WriteOp[R],
+                                 committed: Callable[[R], None] | None = None) -> R:
         """``op``'s statements in a transaction on the loop's own connection, its COMMIT
-        in the writer thread; :class:`_Busy` if another process holds SQLite's write lock
+        in the writer thread (``committed`` called with the result in the turn of the loop
+        that hears it ended); :class:`_Busy` if another process holds SQLite's write lock
         (nothing was done)."""
         try:
             transaction = connection.begin()
@@ -421,13 +437,14 @@ class SqlEngine:
         except BaseException:
             transaction.rollback()
             raise
-        commit = asyncio.get_running_loop().run_in_executor(writer, transaction.commit)
+        commit = writer.submit(transaction.commit)
         try:
-            await asyncio.shield(commit)
+            await _settled(commit, None if committed is None
+                           else functools.partial(committed, result))
         except asyncio.CancelledError:
             # the COMMIT goes on in the thread: the connection is its until it ends
             with contextlib.suppress(BaseException):
-                await asyncio.wait([commit])
+                await asyncio.wait([asyncio.wrap_future(commit)])
             raise
         except BaseException:
             if transaction.is_active:
@@ -498,15 +515,28 @@ class SqlEngine:
         each write is done again alone, so that each caller learns its own outcome."""
         while self._pending:
             batch, self._pending = group_of(self._pending)
+            told = False
+
+            def tell(results: list[Any], batch: list[Pending] = batch) -> None:
+                # each write's caller hears of its commit in the turn of the loop that
+                # heard it from the writer thread: it runs in the next, beside this task
+                nonlocal told
+                told = True
+                for item, result in zip(batch, results, strict=True):
+                    self._done(item, result)
+
             try:
-                results = await self.transact(f"store {len(batch)} writes",
-                                              functools.partial(_run_batch, batch=batch))
+                results = await self._transact(f"store {len(batch)} writes",
+                                               functools.partial(_run_batch, batch=batch),
+                                               own_task=False, committed=tell)
             except Exception:  # one of them is refused (a duplicate?): one by one
+                if told:  # committed (what failed came after): nothing to do again
+                    continue
                 for item in batch:
                     await self._alone(item)
                 continue
-            for item, result in zip(batch, results, strict=True):
-                self._done(item, result)
+            if not told:
+                tell(results)
 
     async def _alone(self, item: Pending) -> None:
         result: Any = None
@@ -583,6 +613,35 @@ def _read_in_loop(connection: Connection, op: ReadOp[R]) -> R:
         if _is_busy(error):
             raise _Busy from error
         raise
+
+
+def _settled(work: concurrent.futures.Future[R],
+             done: Callable[[], None] | None = None) -> asyncio.Future[R]:
+    """A future of the loop that ``work`` (a thread's) settles, and that cancelling does
+    not cancel ``work``: what :func:`asyncio.shield` of ``run_in_executor`` gives, in one
+    turn of the loop rather than three (the thread's callback settles it; the awaiting
+    task runs in the next turn). ``done`` is called in the settling turn if ``work``
+    succeeded (even if the future was cancelled meanwhile)."""
+    loop = asyncio.get_running_loop()
+    settled: asyncio.Future[R] = loop.create_future()
+
+    def settle() -> None:
+        if work.cancelled():
+            if not settled.done():
+                settled.cancel()
+            return
+        error = work.exception()
+        if error is None and done is not None:
+            done()
+        if settled.done():  # cancelled meanwhile
+            return
+        if error is not None:
+            settled.set_exception(error)
+        else:
+            settled.set_result(work.result())
+
+    work.add_done_callback(lambda _: loop.call_soon_threadsafe(settle))
+    return settled
 
 
 def _retrieved(task: asyncio.Future[Any]) -> None:
