@@ -89,6 +89,33 @@ def test_challenges_are_answered_once_while_open(url: str) -> None:
     run(url, scenario)
 
 
+def test_the_bells_of_many_players_kept_in_one_write(url: str) -> None:
+    """An event's start rings every entrant's bell in one write: each player gets theirs,
+    and each keeps only their newest NOTIFICATIONS_KEPT, whatever the others hold."""
+    async def scenario(store: Store) -> None:
+        amira, badr, camil = await accounts(store, "Amira", "Badr", "Camil")
+        start = datetime.now(UTC)
+        for number in range(NOTIFICATIONS_KEPT):
+            await store.add_notification(NotificationRow(
+                f"a{number:03}", amira, "online", {"name": "Badr"},
+                start + timedelta(seconds=number)))
+        await store.add_notification(NotificationRow(
+            "b000", badr, "online", {"name": "Amira"}, start))
+        later = start + timedelta(hours=1)
+        await store.add_notifications([
+            NotificationRow(f"t-{player}", player, "tournament", {"tournament": "e1"}, later)
+            for player in (amira, badr, camil)])
+        shown = await store.notifications(amira, 500)
+        assert len(shown) == NOTIFICATIONS_KEPT and shown[0].id == f"t-{amira}"
+        assert shown[-1].id == "a001"  # the oldest went
+        assert [n.id for n in await store.notifications(badr)] == [f"t-{badr}", "b000"]
+        assert [(n.kind, n.body) for n in await store.notifications(camil)] == [
+            ("tournament", {"tournament": "e1"})]
+        await store.add_notifications([])
+
+    run(url, scenario)
+
+
 def test_notifications_pushes_search_and_a_deleted_account(url: str) -> None:
     async def scenario(store: Store) -> None:
         amira, badr, _ = await accounts(store, "Amira", "Badr", "Amina")

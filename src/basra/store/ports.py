@@ -388,6 +388,10 @@ class SocialStore(Protocol):
         """Keep it (past the newest :data:`NOTIFICATIONS_KEPT` of a player's, the oldest
         go)."""
 
+    async def add_notifications(self, rows: Collection[NotificationRow]) -> None:
+        """Keep them all in one write (an event's start rings every entrant's bell), as
+        :meth:`add_notification` keeps one."""
+
     async def notifications(self, player_id: str, limit: int = 50) -> list[NotificationRow]:
         """The newest first."""
 

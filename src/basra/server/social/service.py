@@ -33,11 +33,10 @@ class Social:
 
     def tournament_started(self, row: TournamentRow, players: list[str]) -> None:
         """An event started: each of its players' bells (pushed to closed pages)."""
-        for player_id in players:
-            self._later(self.notifier.notify(
-                player_id, "tournament", {"tournament": row.id, "name": row.name},
-                push={"title": f"{row.name} has started", "body": "",
-                      "url": f"/tournament/{row.id}", "tag": row.id}))
+        self._later(self.notifier.notify_all(
+            players, "tournament", {"tournament": row.id, "name": row.name},
+            push={"title": f"{row.name} has started", "body": "",
+                  "url": f"/tournament/{row.id}", "tag": row.id}))
 
     def _later(self, work: Coroutine[Any, Any, Any]) -> None:
         task = asyncio.create_task(work)

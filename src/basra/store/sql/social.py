@@ -259,20 +259,28 @@ class SqlSocial(SqlPort):
     # ------------------------------------------------------------------ notifications
 
     async def add_notification(self, notification: NotificationRow) -> None:
-        def op(connection: Connection) -> None:
-            connection.execute(notifications.insert().values(
-                id=notification.id, player_id=notification.player_id,
-                kind=notification.kind, body=notification.body,
-                created_at=aware(notification.created_at, "created_at")))
-            kept = (select(notifications.c.id)
-                    .where(notifications.c.player_id == notification.player_id)
-                    .order_by(notifications.c.created_at.desc(), notifications.c.id.desc())
-                    .limit(NOTIFICATIONS_KEPT))
-            connection.execute(delete(notifications).where(
-                notifications.c.player_id == notification.player_id,
-                notifications.c.id.not_in(kept)))
+        await self.add_notifications([notification])
 
-        await self.sql.batched(f"notify player {notification.player_id}", op)
+    async def add_notifications(self, rows: Collection[NotificationRow]) -> None:
+        """Keep ``rows``, each player's newest :data:`NOTIFICATIONS_KEPT` only, in one
+        group commit write of two statements (the rows in one INSERT, the oldest of their
+        players' counted and dropped in one DELETE), however many players they are for."""
+        if not rows:
+            return
+        values = [{"id": n.id, "player_id": n.player_id, "kind": n.kind, "body": n.body,
+                   "created_at": aware(n.created_at, "created_at")} for n in rows]
+        players = sorted({n.player_id for n in rows})
+
+        def op(connection: Connection) -> None:
+            connection.execute(notifications.insert(), values)
+            newest = (select(notifications.c.id, func.row_number().over(
+                partition_by=notifications.c.player_id,
+                order_by=(notifications.c.created_at.desc(), notifications.c.id.desc()),
+            ).label("place")).where(notifications.c.player_id.in_(players)).subquery())
+            connection.execute(delete(notifications).where(notifications.c.id.in_(
+                select(newest.c.id).where(newest.c.place > NOTIFICATIONS_KEPT))))
+
+        await self.sql.batched(f"notify players {len(players)}", op)
 
     async def notifications(self, player_id: str, limit: int = 50) -> list[NotificationRow]:
         query = (select(notifications).where(notifications.c.player_id == player_id)
