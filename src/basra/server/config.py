@@ -164,6 +164,12 @@ class Settings:
     table yet, once one of them has: a quick-match table is then given up (the players who
     came are matched again at the front of the queue); another starts without the absent,
     whose seats are dropped from the start."""
+    tournament_arrival_seconds: float = 20.0
+    """How long a tournament table's first round waits for its players, from when it was
+    made, whoever has come: an event's start makes hundreds of tables at once, and its
+    players' thousands of sockets open over several seconds on a busy node (10 s left one
+    table in four with a player counted absent, who then scores nothing and is paused:
+    docs/BENCHMARKS.md)."""
     unattended_seconds: float = 300.0
     """How long a table nobody has opened yet waits before it is given up, and how long a
     table waiting for players may stay with no connection open."""

@@ -15,7 +15,8 @@ from server.e2e.test_accounts import an_account
 from server.e2e.tournament_kit import Entrant, an_event, sheets, until_status
 from server_harness import new_guest, serve
 
-SETTINGS: dict[str, Any] = {"tournament_tick_seconds": 0.1, "arrival_seconds": 1.0}
+SETTINGS: dict[str, Any] = {"tournament_tick_seconds": 0.1, "arrival_seconds": 1.0,
+                            "tournament_arrival_seconds": 1.0}
 
 
 def test_a_swiss_of_eight_in_three_rounds(tmp_path: Any) -> None:

@@ -140,3 +140,30 @@ def test_a_quick_match_table_a_player_never_came_to_is_given_up() -> None:
         assert table.finished_at is not None  # the lobby lets it go a while after
 
     asyncio.run(scenario())
+
+
+def test_a_tournament_table_waits_its_own_while_for_a_slow_player() -> None:
+    """An event's start makes hundreds of tables at once and their players' sockets open
+    over several seconds: a tournament's table waits for them its own while from when it
+    was made (not the quick match's short wait once one player is there), and a player
+    who comes within it plays their seat from the first card."""
+    async def scenario() -> None:
+        store = MemoryTableStore()
+        table = await started(store, ["amira", "badr"], kind="tournament",
+                              settings=fast(arrival_seconds=0.1,
+                                            tournament_arrival_seconds=1.5))
+        amira, badr = Client(table, "amira"), Client(table, "badr")
+        try:
+            await amira.attach()
+            await asyncio.sleep(0.5)  # a quick match's wait is over by now
+            assert amira.of_type("state")[-1]["view"]["round"] == 0
+            await badr.attach()
+            state = await badr.until(in_play)
+        finally:
+            await table.stop()
+            await amira.close()
+            await badr.close()
+        assert not state["table"]["players"][1]["bot_playing"]
+        assert not by_bot_for(amira, 1)
+
+    asyncio.run(scenario())

@@ -311,9 +311,12 @@ class Seats:
 
     def arrival_wait(self, table: TableRow, settings: Settings) -> float:
         """How long the first round waits for missing players: briefly when someone is
-        already here (or for a quick match), long when nobody has come yet."""
+        already here (or for a quick match), long when nobody has come yet; a tournament's
+        table its own while (:attr:`Settings.tournament_arrival_seconds`)."""
+        if table.kind == "tournament":
+            return settings.tournament_arrival_seconds
         someone = any(s.human and s.arrived for s in self.seats)
-        if table.kind in ("quick", "tournament") or someone:
+        if table.kind == "quick" or someone:
             return settings.arrival_seconds
         return settings.unattended_seconds
 
