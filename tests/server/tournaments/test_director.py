@@ -446,3 +446,37 @@ def test_a_pause_that_cannot_be_written_leaves_no_match_undecided() -> None:
         boss.close()
 
     asyncio.run(scenario())
+
+
+def test_the_absent_of_a_wave_are_paused_together() -> None:
+    """Every player of a start's wave who never came is paused in one go (the writes in
+    flight together, as the results are): one after another, hundreds of them held the
+    tick, and the standings' news, for seconds."""
+    async def scenario() -> None:
+        store, tables, room, _ = await a_field(8)
+        boss = director(store, tables, room)
+        await boss.load()
+        await boss.tick(T0)
+        pairings = await store.pairings("ev")
+        assert len(pairings) == 4
+        written = store.set_entrant
+        in_flight = most = 0
+
+        async def counted(*args: Any, **kwargs: Any) -> Any:
+            nonlocal in_flight, most
+            in_flight += 1
+            most = max(most, in_flight)
+            await asyncio.sleep(0.01)
+            in_flight -= 1
+            return await written(*args, **kwargs)
+
+        store.set_entrant = counted  # type: ignore[method-assign]
+        for pairing in pairings:
+            await tables.end(boss, pairing.table_id or "", None, absent=[0, 1])
+        await boss.tick(T0 + timedelta(seconds=3))
+        assert most == 8
+        assert {e.status for e in await store.entrants("ev")} == {"paused"}
+        assert not boss.busy
+        boss.close()
+
+    asyncio.run(scenario())
