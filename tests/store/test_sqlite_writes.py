@@ -14,8 +14,9 @@ from typing import Any, cast
 
 import pytest
 
-from basra.store.base import PlayRow
+from basra.store.base import PlayRow, StoreError
 from basra.store.sql import SqlStore
+from basra.store.sql import engine as engine_module
 from basra.store.sql.engine import GROUP_WRITES, Pending, group_of
 from basra.store.urls import database
 
@@ -139,6 +140,123 @@ def test_a_group_commit_cut_short_at_shutdown_is_still_done_whole(
             monkeypatch.undo()
             await store.create_player("p2", "Two", "hash-2")
             assert (await store.player("p1")) is not None
+            assert (await store.player("p2")) is not None
+        finally:
+            await store.close()
+
+    asyncio.run(scenario())
+
+
+def test_a_group_commit_cut_short_before_its_turn_fails_its_writes_and_no_more(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The group's task, cancelled while another write holds the connection (a node
+    stopping), did nothing of its writes: their callers hear so at once (never wait for
+    ever), and the store goes on."""
+    async def scenario() -> None:
+        store = SqlStore(database(f"sqlite+aiosqlite:///{tmp_path / 'basra.sqlite3'}"))
+        await store.open()
+        try:
+            _slow_commits(store, monkeypatch, 0.3)
+            alone = asyncio.create_task(store.sql.transact(
+                "set nothing", lambda connection: connection.exec_driver_sql("SELECT 1")))
+            await asyncio.sleep(0.05)  # it holds the connection until its COMMIT ends
+            write = asyncio.create_task(store.create_player("p1", "One", "hash-1"))
+            await asyncio.sleep(0.05)
+            flusher = store.sql._flusher
+            assert flusher is not None and not flusher.done()
+            flusher.cancel()
+            with pytest.raises(StoreError, match="closing"):
+                await asyncio.wait_for(write, 5)
+            await alone
+            monkeypatch.undo()
+            await store.create_player("p2", "Two", "hash-2")
+            assert await store.player("p1") is None
+            assert (await store.player("p2")) is not None
+        finally:
+            await store.close()
+
+    asyncio.run(scenario())
+
+
+def test_a_commit_that_fails_while_its_group_is_cut_short_is_rolled_back(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The group's task cancelled during its COMMIT, which then fails (a full disk): the
+    connection's transaction is rolled back, the write's caller hears it failed, and the
+    next write works."""
+    async def scenario() -> None:
+        store = SqlStore(database(f"sqlite+aiosqlite:///{tmp_path / 'basra.sqlite3'}"))
+        await store.open()
+        try:
+            engine = store.sql._sqlite
+            assert engine is not None
+
+            def failing(dbapi_connection: object) -> None:
+                time.sleep(0.2)
+                raise sqlite3.OperationalError("disk I/O error")
+
+            monkeypatch.setattr(engine.dialect, "do_commit", failing)
+            write = asyncio.create_task(store.create_player("p1", "One", "hash-1"))
+            await asyncio.sleep(0.05)
+            flusher = store.sql._flusher
+            assert flusher is not None and not flusher.done()
+            flusher.cancel()
+            with pytest.raises(StoreError):
+                await asyncio.wait_for(write, 5)
+            monkeypatch.undo()
+            await store.create_player("p2", "Two", "hash-2")
+            assert await store.player("p1") is None
+            assert (await store.player("p2")) is not None
+        finally:
+            await store.close()
+
+    asyncio.run(scenario())
+
+
+def test_a_commit_that_fails_leaves_the_connection_ready_for_the_next_write(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A COMMIT that fails (refused as busy, a full disk) fails its writes, each told so
+    (the group's writes are tried again one by one, and fail too), and ends its
+    transaction on the connection: the writes after it work (they could not begin one)."""
+    async def scenario() -> None:
+        store = SqlStore(database(f"sqlite+aiosqlite:///{tmp_path / 'basra.sqlite3'}"))
+        await store.open()
+        try:
+            engine = store.sql._sqlite
+            assert engine is not None
+
+            def failing(dbapi_connection: object) -> None:
+                raise sqlite3.OperationalError("database is full")
+
+            monkeypatch.setattr(engine.dialect, "do_commit", failing)
+            with pytest.raises(StoreError, match="full"):
+                await asyncio.wait_for(store.create_player("p1", "One", "hash-1"), 5)
+            with pytest.raises(StoreError, match="full"):
+                await asyncio.wait_for(store.sql.transact(
+                    "set nothing", lambda c: c.exec_driver_sql("SELECT 1")), 5)
+            monkeypatch.undo()
+            await asyncio.wait_for(store.create_player("p2", "Two", "hash-2"), 5)
+            assert await store.player("p1") is None
+            assert (await store.player("p2")) is not None
+        finally:
+            await store.close()
+
+    asyncio.run(scenario())
+
+
+def test_a_commit_hook_that_fails_never_holds_a_write(tmp_path: Path,
+                                                      monkeypatch: pytest.MonkeyPatch) -> None:
+    """What listens to the commits (the metrics) failing is logged; the writes go on."""
+    def broken(operation: str, seconds: float) -> None:
+        raise ValueError("a broken count")
+
+    monkeypatch.setattr(engine_module, "COMMIT_HOOKS", [broken])
+
+    async def scenario() -> None:
+        store = SqlStore(database(f"sqlite+aiosqlite:///{tmp_path / 'basra.sqlite3'}"))
+        await store.open()
+        try:
+            await asyncio.wait_for(store.create_player("p1", "One", "hash-1"), 5)
+            await asyncio.wait_for(store.create_player("p2", "Two", "hash-2"), 5)
             assert (await store.player("p2")) is not None
         finally:
             await store.close()

@@ -7,10 +7,12 @@ from __future__ import annotations
 import asyncio
 from typing import Any, cast
 
+import pytest
+
 from basra.server.social.notify import BELLS_AT_ONCE, Notifier
 from basra.server.social.presence import Presence
 from basra.server.social.push import Pusher
-from basra.store.base import NotificationRow
+from basra.store.base import NotificationRow, StoreError
 from basra.store.ports import SocialStore
 
 
@@ -66,3 +68,22 @@ def test_no_push_asked_none_sent_and_nobody_asked_about() -> None:
     notifier = Notifier(cast(SocialStore, bells), cast(Presence, pages), cast(Pusher, pushes))
     asyncio.run(notifier.notify_all(["a", "b"], "tournament", {"tournament": "e1"}))
     assert len(bells.writes) == 1 and pages.asked == 0 and pushes.pushed == []
+
+
+def test_a_slice_that_cannot_be_kept_leaves_the_others_ringing(
+        caplog: pytest.LogCaptureFixture) -> None:
+    class Refusing(Bells):
+        async def add_notifications(self, rows: list[NotificationRow]) -> None:
+            if not self.writes:
+                self.writes.append([])
+                raise StoreError("cannot notify players: the store is away")
+            await super().add_notifications(rows)
+
+    players = [f"p{n}" for n in range(BELLS_AT_ONCE + 5)]
+    bells, pages, pushes = Refusing(), Pages(set()), Pushes()
+    notifier = Notifier(cast(SocialStore, bells), cast(Presence, pages), cast(Pusher, pushes))
+    asyncio.run(notifier.notify_all(players, "tournament", {"tournament": "e1"},
+                                    push={"title": "E1 has started", "url": "/tournament/e1"}))
+    assert [row.player_id for row in bells.writes[1]] == players[BELLS_AT_ONCE:]
+    assert pushes.pushed == players[BELLS_AT_ONCE:]
+    assert "bells of tournament not rung" in caplog.text

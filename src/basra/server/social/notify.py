@@ -7,6 +7,7 @@ for open pages only (:mod:`.presence`), never kept or pushed.
 
 from __future__ import annotations
 
+import logging
 from datetime import UTC, datetime
 from typing import Any
 
@@ -21,6 +22,8 @@ def notification_json(row: NotificationRow) -> dict[str, Any]:
     return {"id": row.id, "kind": row.kind, "body": row.body,
             "at": row.created_at.isoformat(), "read": row.read_at is not None}
 
+
+log = logging.getLogger("basra.social")
 
 BELLS_AT_ONCE = 200
 """The most players one write of :meth:`Notifier.notify_all` keeps a bell for."""
@@ -61,17 +64,24 @@ class Notifier:
         them for seconds (docs/BENCHMARKS.md)."""
         for start in range(0, len(player_ids), BELLS_AT_ONCE):
             slice_ids = player_ids[start:start + BELLS_AT_ONCE]
-            rows = [NotificationRow(new_id(), player_id, kind, body, datetime.now(UTC))
-                    for player_id in slice_ids]
-            for row in rows:
-                await self.presence.tell(row.player_id, {
-                    "type": "notification", "notification": notification_json(row)})
-            await self.store.add_notifications(rows)
-            if self.pusher is not None and push is not None:
-                online = await self.presence.online(slice_ids)
-                for player_id in slice_ids:
-                    if player_id not in online:
-                        self.pusher.push(player_id, push)
+            try:
+                await self._notify_slice(slice_ids, kind, body, push)
+            except Exception:  # the store or the bus away: the next slice still rings
+                log.exception("%d bells of %s not rung", len(slice_ids), kind)
+
+    async def _notify_slice(self, player_ids: list[str], kind: str, body: dict[str, Any],
+                            push: dict[str, Any] | None) -> None:
+        rows = [NotificationRow(new_id(), player_id, kind, body, datetime.now(UTC))
+                for player_id in player_ids]
+        for row in rows:
+            await self.presence.tell(row.player_id, {
+                "type": "notification", "notification": notification_json(row)})
+        await self.store.add_notifications(rows)
+        if self.pusher is not None and push is not None:
+            online = await self.presence.online(player_ids)
+            for player_id in player_ids:
+                if player_id not in online:
+                    self.pusher.push(player_id, push)
 
     async def tell(self, player_id: str, message: dict[str, Any]) -> None:
         """Send to open pages only (nothing kept): a challenge cancelled, say."""

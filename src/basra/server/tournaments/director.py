@@ -384,8 +384,8 @@ class Director:
             if isinstance(failed, BaseException):
                 if not isinstance(failed, Exception):
                     raise failed
-                log.error("tournament %s: entrant %s could not be paused: %s", self.row.id,
-                          entrant, failed)
+                log.error("tournament %s: entrant %s could not be paused", self.row.id,
+                          entrant, exc_info=failed)
 
     async def _pause(self, entrant_id: str) -> None:
         entrant = self.entrants.get(entrant_id)

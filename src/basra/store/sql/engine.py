@@ -338,9 +338,11 @@ class SqlEngine:
         return engine
 
     async def close(self) -> None:
-        if self._flusher is not None:
-            with contextlib.suppress(Exception):
-                await self._flusher
+        flusher = self._flusher
+        if flusher is not None:  # its writes end (or fail) first, even if it was cancelled
+            await asyncio.wait([flusher])
+            if not flusher.cancelled():
+                flusher.exception()  # retrieved: each write's caller had its own
         engine, self._engine = self._engine, None
         if engine is not None:
             await engine.dispose()
@@ -443,12 +445,14 @@ class SqlEngine:
                            else functools.partial(committed, result))
         except asyncio.CancelledError:
             # the COMMIT goes on in the thread: the connection is its until it ends
-            with contextlib.suppress(BaseException):
-                await asyncio.wait([asyncio.wrap_future(commit)])
+            while not commit.done():
+                with contextlib.suppress(asyncio.CancelledError):
+                    await asyncio.wait([asyncio.wrap_future(commit)])
+            if not commit.cancelled() and commit.exception() is not None:
+                _close(connection)
             raise
         except BaseException:
-            if transaction.is_active:
-                transaction.rollback()
+            _close(connection)
             raise
         return result
 
@@ -529,6 +533,13 @@ class SqlEngine:
                 results = await self._transact(f"store {len(batch)} writes",
                                                functools.partial(_run_batch, batch=batch),
                                                own_task=False, committed=tell)
+            except asyncio.CancelledError:  # the node stops: a write not done is failed
+                if not told:
+                    for item in batch:
+                        if not item.future.done():
+                            item.future.set_exception(StoreError(
+                                f"cannot {item.what}: the store is closing"))
+                raise
             except Exception:  # one of them is refused (a duplicate?): one by one
                 if told:  # committed (what failed came after): nothing to do again
                     continue
@@ -554,12 +565,15 @@ class SqlEngine:
 
     @staticmethod
     def _done(item: Pending, result: Any) -> None:
+        if not item.future.done():
+            item.future.set_result(result)
         if COMMIT_HOOKS:
             operation, seconds = operation_of(item.what), time.perf_counter() - item.asked
             for hook in COMMIT_HOOKS:
-                hook(operation, seconds)
-        if not item.future.done():
-            item.future.set_result(result)
+                try:
+                    hook(operation, seconds)
+                except Exception:  # a count that fails never holds a write
+                    log.exception("a commit hook failed")
 
     async def update_existing(self, table: Table, where: ColumnElement[bool], what: str,
                               **values: Any) -> None:
@@ -615,6 +629,18 @@ def _read_in_loop(connection: Connection, op: ReadOp[R]) -> R:
         raise
 
 
+def _close(connection: Connection) -> None:
+    """End what is left of a write's transaction whose COMMIT failed, so the connection
+    can begin the next: SQLAlchemy keeps its transaction, inactive, until it is rolled
+    back, and SQLite may keep its own open (a COMMIT refused as busy does)."""
+    with contextlib.suppress(SQLAlchemyError, sqlite3.Error):
+        if connection.get_transaction() is not None:
+            connection.rollback()
+        driver = connection.connection.driver_connection
+        if isinstance(driver, sqlite3.Connection) and driver.in_transaction:
+            driver.rollback()
+
+
 def _settled(work: concurrent.futures.Future[R],
              done: Callable[[], None] | None = None) -> asyncio.Future[R]:
     """A future of the loop that ``work`` (a thread's) settles, and that cancelling does
@@ -631,16 +657,22 @@ def _settled(work: concurrent.futures.Future[R],
                 settled.cancel()
             return
         error = work.exception()
+        if not settled.done():  # else cancelled meanwhile
+            if error is not None:
+                settled.set_exception(error)
+            else:
+                settled.set_result(work.result())
         if error is None and done is not None:
-            done()
-        if settled.done():  # cancelled meanwhile
-            return
-        if error is not None:
-            settled.set_exception(error)
-        else:
-            settled.set_result(work.result())
+            try:
+                done()
+            except Exception:  # the write is committed whatever its listener does
+                log.exception("a committed write's listener failed")
 
-    work.add_done_callback(lambda _: loop.call_soon_threadsafe(settle))
+    def heard(_: concurrent.futures.Future[R]) -> None:
+        with contextlib.suppress(RuntimeError):  # the loop is closed: nobody waits
+            loop.call_soon_threadsafe(settle)
+
+    work.add_done_callback(heard)
     return settled
 
 
