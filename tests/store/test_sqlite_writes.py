@@ -9,6 +9,7 @@ import contextlib
 import sqlite3
 import threading
 import time
+from collections.abc import AsyncIterator
 from pathlib import Path
 from typing import Any, cast
 
@@ -23,9 +24,7 @@ from basra.store.urls import database
 
 def test_a_write_waits_for_another_process_in_a_thread_not_in_the_loop(tmp_path: Path) -> None:
     async def scenario() -> None:
-        store = SqlStore(database(f"sqlite+aiosqlite:///{tmp_path / 'basra.sqlite3'}"))
-        await store.open()
-        try:
+        async with opened(tmp_path) as store:
             await store.create_player("p1", "One", "hash-1")
             other = sqlite3.connect(tmp_path / "basra.sqlite3", isolation_level=None)
             other.execute("BEGIN IMMEDIATE")  # another process holds the write lock
@@ -42,10 +41,19 @@ def test_a_write_waits_for_another_process_in_a_thread_not_in_the_loop(tmp_path:
             assert (await store.player("p2")) is not None
             await store.create_player("p3", "Three", "hash-3")  # in the loop again
             assert store.sql._in_loop is not None
-        finally:
-            await store.close()
 
     asyncio.run(scenario())
+
+
+@contextlib.asynccontextmanager
+async def opened(tmp_path: Path) -> AsyncIterator[SqlStore]:
+    """A SQLite store in ``tmp_path``, open for the block and closed after it."""
+    store = SqlStore(database(f"sqlite+aiosqlite:///{tmp_path / 'basra.sqlite3'}"))
+    await store.open()
+    try:
+        yield store
+    finally:
+        await store.close()
 
 
 def _slow_commits(store: SqlStore, monkeypatch: pytest.MonkeyPatch, seconds: float) -> None:
@@ -70,9 +78,7 @@ def test_a_slow_commit_never_stops_the_loop(tmp_path: Path,
     goes on and the point reads of every request are answered; the writes that come
     meanwhile wait for it and go in the next commit."""
     async def scenario() -> None:
-        store = SqlStore(database(f"sqlite+aiosqlite:///{tmp_path / 'basra.sqlite3'}"))
-        await store.open()
-        try:
+        async with opened(tmp_path) as store:
             await store.create_player("p1", "One", "hash-1")
             _slow_commits(store, monkeypatch, 0.3)
             writes = [asyncio.create_task(store.create_player(f"p{n}", f"P{n}", f"h{n}"))
@@ -90,8 +96,6 @@ def test_a_slow_commit_never_stops_the_loop(tmp_path: Path,
             assert [(await write).nickname for write in writes] == ["P2", "P3", "P4", "P5"]
             monkeypatch.undo()
             assert (await store.player("p5")) is not None
-        finally:
-            await store.close()
 
     asyncio.run(scenario())
 
@@ -101,9 +105,7 @@ def test_a_write_whose_caller_gives_up_is_still_done_whole(
     """A caller cancelled while its write commits (a request whose client went away) does
     not leave the connection half-used: the write commits, and the next one works."""
     async def scenario() -> None:
-        store = SqlStore(database(f"sqlite+aiosqlite:///{tmp_path / 'basra.sqlite3'}"))
-        await store.open()
-        try:
+        async with opened(tmp_path) as store:
             _slow_commits(store, monkeypatch, 0.2)
             write = asyncio.create_task(store.create_player("p1", "One", "hash-1"))
             await asyncio.sleep(0.05)
@@ -114,8 +116,6 @@ def test_a_write_whose_caller_gives_up_is_still_done_whole(
             await store.create_player("p2", "Two", "hash-2")
             assert (await store.player("p1")) is not None
             assert (await store.player("p2")) is not None
-        finally:
-            await store.close()
 
     asyncio.run(scenario())
 
@@ -125,9 +125,7 @@ def test_a_group_commit_cut_short_at_shutdown_is_still_done_whole(
     """The group commit's own task, cancelled while its COMMIT syncs (a node stopping),
     lets the COMMIT end before it stops: the writes are stored, the next write works."""
     async def scenario() -> None:
-        store = SqlStore(database(f"sqlite+aiosqlite:///{tmp_path / 'basra.sqlite3'}"))
-        await store.open()
-        try:
+        async with opened(tmp_path) as store:
             _slow_commits(store, monkeypatch, 0.2)
             write = asyncio.create_task(store.create_player("p1", "One", "hash-1"))
             await asyncio.sleep(0.05)
@@ -141,8 +139,6 @@ def test_a_group_commit_cut_short_at_shutdown_is_still_done_whole(
             await store.create_player("p2", "Two", "hash-2")
             assert (await store.player("p1")) is not None
             assert (await store.player("p2")) is not None
-        finally:
-            await store.close()
 
     asyncio.run(scenario())
 
@@ -153,9 +149,7 @@ def test_a_group_commit_cut_short_before_its_turn_fails_its_writes_and_no_more(
     stopping), did nothing of its writes: their callers hear so at once (never wait for
     ever), and the store goes on."""
     async def scenario() -> None:
-        store = SqlStore(database(f"sqlite+aiosqlite:///{tmp_path / 'basra.sqlite3'}"))
-        await store.open()
-        try:
+        async with opened(tmp_path) as store:
             _slow_commits(store, monkeypatch, 0.3)
             alone = asyncio.create_task(store.sql.transact(
                 "set nothing", lambda connection: connection.exec_driver_sql("SELECT 1")))
@@ -172,8 +166,6 @@ def test_a_group_commit_cut_short_before_its_turn_fails_its_writes_and_no_more(
             await store.create_player("p2", "Two", "hash-2")
             assert await store.player("p1") is None
             assert (await store.player("p2")) is not None
-        finally:
-            await store.close()
 
     asyncio.run(scenario())
 
@@ -184,9 +176,7 @@ def test_a_commit_that_fails_while_its_group_is_cut_short_is_rolled_back(
     connection's transaction is rolled back, the write's caller hears it failed, and the
     next write works."""
     async def scenario() -> None:
-        store = SqlStore(database(f"sqlite+aiosqlite:///{tmp_path / 'basra.sqlite3'}"))
-        await store.open()
-        try:
+        async with opened(tmp_path) as store:
             engine = store.sql._sqlite
             assert engine is not None
 
@@ -206,8 +196,6 @@ def test_a_commit_that_fails_while_its_group_is_cut_short_is_rolled_back(
             await store.create_player("p2", "Two", "hash-2")
             assert await store.player("p1") is None
             assert (await store.player("p2")) is not None
-        finally:
-            await store.close()
 
     asyncio.run(scenario())
 
@@ -218,9 +206,7 @@ def test_a_commit_that_fails_leaves_the_connection_ready_for_the_next_write(
     (the group's writes are tried again one by one, and fail too), and ends its
     transaction on the connection: the writes after it work (they could not begin one)."""
     async def scenario() -> None:
-        store = SqlStore(database(f"sqlite+aiosqlite:///{tmp_path / 'basra.sqlite3'}"))
-        await store.open()
-        try:
+        async with opened(tmp_path) as store:
             engine = store.sql._sqlite
             assert engine is not None
 
@@ -237,8 +223,6 @@ def test_a_commit_that_fails_leaves_the_connection_ready_for_the_next_write(
             await asyncio.wait_for(store.create_player("p2", "Two", "hash-2"), 5)
             assert await store.player("p1") is None
             assert (await store.player("p2")) is not None
-        finally:
-            await store.close()
 
     asyncio.run(scenario())
 
@@ -252,14 +236,10 @@ def test_a_commit_hook_that_fails_never_holds_a_write(tmp_path: Path,
     monkeypatch.setattr(engine_module, "COMMIT_HOOKS", [broken])
 
     async def scenario() -> None:
-        store = SqlStore(database(f"sqlite+aiosqlite:///{tmp_path / 'basra.sqlite3'}"))
-        await store.open()
-        try:
+        async with opened(tmp_path) as store:
             await asyncio.wait_for(store.create_player("p1", "One", "hash-1"), 5)
             await asyncio.wait_for(store.create_player("p2", "Two", "hash-2"), 5)
             assert (await store.player("p2")) is not None
-        finally:
-            await store.close()
 
     asyncio.run(scenario())
 
@@ -273,39 +253,37 @@ def test_a_group_commits_writers_hear_of_it_in_the_next_turn_of_the_loop(
     took five: the write ran in a task of its own, behind shields, and the group's task
     settled the writes when it resumed)."""
     async def scenario() -> None:
-        store = SqlStore(database(f"sqlite+aiosqlite:///{tmp_path / 'basra.sqlite3'}"))
-        await store.open()
-        loop = asyncio.get_running_loop()
-        turns = 0
-        busy = True
+        async with opened(tmp_path) as store:
+            loop = asyncio.get_running_loop()
+            turns = 0
+            busy = True
 
-        def turn() -> None:  # a busy loop: each turn holds it a millisecond
-            nonlocal turns
-            turns += 1
-            time.sleep(0.001)
-            if busy:
+            def turn() -> None:  # a busy loop: each turn holds it a millisecond
+                nonlocal turns
+                turns += 1
+                time.sleep(0.001)
+                if busy:
+                    loop.call_soon(turn)
+
+            try:
+                engine = store.sql._sqlite
+                assert engine is not None
+                commit = engine.dialect.do_commit
+                ended: list[int] = []
+
+                def noted(dbapi_connection: object) -> None:
+                    commit(dbapi_connection)
+                    ended.append(turns)
+
+                monkeypatch.setattr(engine.dialect, "do_commit", noted)
                 loop.call_soon(turn)
-
-        try:
-            engine = store.sql._sqlite
-            assert engine is not None
-            commit = engine.dialect.do_commit
-            ended: list[int] = []
-
-            def noted(dbapi_connection: object) -> None:
-                commit(dbapi_connection)
-                ended.append(turns)
-
-            monkeypatch.setattr(engine.dialect, "do_commit", noted)
-            loop.call_soon(turn)
-            heard: list[int] = []
-            for n in range(5):
-                await store.create_player(f"p{n}", f"P{n}", f"h{n}")
-                heard.append(turns - ended[-1])
-            assert max(heard) <= 2, heard  # a second if the thread ends mid-turn
-        finally:
-            busy = False
-            await store.close()
+                heard: list[int] = []
+                for n in range(5):
+                    await store.create_player(f"p{n}", f"P{n}", f"h{n}")
+                    heard.append(turns - ended[-1])
+                assert max(heard) <= 2, heard  # a second if the thread ends mid-turn
+            finally:
+                busy = False
 
     asyncio.run(scenario())
 
@@ -314,9 +292,7 @@ def test_a_point_read_that_fails_leaves_the_loops_connection_ready(tmp_path: Pat
     """A read in the loop that raises (a bug in it, say) ends its transaction: the next
     read on the same connection works."""
     async def scenario() -> None:
-        store = SqlStore(database(f"sqlite+aiosqlite:///{tmp_path / 'basra.sqlite3'}"))
-        await store.open()
-        try:
+        async with opened(tmp_path) as store:
             def broken(connection: object) -> None:
                 raise LookupError("a bug")
 
@@ -326,8 +302,6 @@ def test_a_point_read_that_fails_leaves_the_loops_connection_ready(tmp_path: Pat
                 lambda connection: connection.exec_driver_sql("SELECT 1").scalar(),
                 in_loop=True)
             assert one == 1
-        finally:
-            await store.close()
 
     asyncio.run(scenario())
 
@@ -338,9 +312,7 @@ def test_a_burst_of_writes_goes_in_bounded_groups_and_the_loop_runs_between(
     entrant at an event's start) is cut into groups of at most GROUP_WRITES writes, and
     the loop runs between them (while each COMMIT syncs in the writer thread)."""
     async def scenario() -> None:
-        store = SqlStore(database(f"sqlite+aiosqlite:///{tmp_path / 'basra.sqlite3'}"))
-        await store.open()
-        try:
+        async with opened(tmp_path) as store:
             groups: list[int] = []
             transact = store.sql._transact
 
@@ -368,8 +340,6 @@ def test_a_burst_of_writes_goes_in_bounded_groups_and_the_loop_runs_between(
             assert len(groups) >= 4 and ticks >= len(groups)
             for n in range(200):
                 assert await store.player(f"p{n}") is not None
-        finally:
-            await store.close()
 
     asyncio.run(scenario())
 
