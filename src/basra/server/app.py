@@ -10,7 +10,7 @@ import contextlib
 import logging
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
-from typing import Any
+from typing import Any, cast
 
 from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
@@ -33,9 +33,10 @@ from basra.server.fairplay.service import FairPlay
 from basra.server.gc_pacing import GcPacer
 from basra.server.http.deps import Guards, Services, services
 from basra.server.http.headers import SecurityHeaders
-from basra.server.http.routes import ROUTERS
+from basra.server.http.routes import ROUTERS, SOCKETS
 from basra.server.http.routes.pages import WEB_DIR, mount_web, wants_html
 from basra.server.http.routes.replays import MAX_RECORD_BYTES
+from basra.server.http.sockets import Sockets
 from basra.server.identity.names import friendly_name
 from basra.server.learning.puzzles import Puzzles
 from basra.server.limits import BodyLimit
@@ -182,14 +183,21 @@ async def internal_error(request: Request, exc: Exception) -> JSONResponse:
 class Site(FastAPI):
     """The app, with the security headers (:mod:`basra.server.http.headers`) outside even
     the server error's handler (Starlette's outermost middleware), so that every answer
-    carries them, a 500 too."""
+    carries them, a 500 too; its sockets in front of all the middleware
+    (:mod:`basra.server.http.sockets`), and before them, behind a proxy the operator
+    names, the client made the one it forwards for."""
 
     def __init__(self, settings: Settings, **options: Any) -> None:
         super().__init__(**options)
         self.settings = settings
 
     def build_middleware_stack(self) -> ASGIApp:
-        return SecurityHeaders(super().build_middleware_stack(), self.settings)
+        rest = SecurityHeaders(super().build_middleware_stack(), self.settings)
+        # (uvicorn's middleware is typed with its own ASGI types, Starlette's with theirs)
+        sockets: Any = Sockets(self, SOCKETS, rest)
+        outermost: Any = ProxyHeadersMiddleware(
+            sockets, trusted_hosts=list(self.settings.limits.trusted_proxies))
+        return cast(ASGIApp, outermost)
 
 
 def create_app(settings: Settings | None = None) -> FastAPI:
@@ -199,9 +207,6 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.add_middleware(GZipMiddleware, minimum_size=512)
     app.add_middleware(BodyLimit, most=settings.limits.max_body_bytes,
                        larger={"/api/replays": MAX_RECORD_BYTES})
-    # Outermost: behind a proxy the operator names, the client is the one it forwards for.
-    app.add_middleware(ProxyHeadersMiddleware,
-                       trusted_hosts=list(settings.limits.trusted_proxies))
     app.add_exception_handler(Refusal, refused)
     app.add_exception_handler(RequestValidationError, bad_request)
     app.add_exception_handler(StarletteHTTPException, http_error)

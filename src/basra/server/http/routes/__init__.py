@@ -1,5 +1,5 @@
-"""The app's routes, one router per concern; :func:`basra.server.app.create_app` includes
-them all."""
+"""The app's routes, one router per concern, and its sockets;
+:func:`basra.server.app.create_app` includes them all."""
 
 from __future__ import annotations
 
@@ -28,6 +28,7 @@ from basra.server.http.routes import (
     tournaments,
     variants,
 )
+from basra.server.http.sockets import SocketRoute
 
 # Starlette tries the routes in order, each a regular expression: a puzzle's play, the most
 # frequent small request a site of puzzlers makes, is matched first after the health check
@@ -36,6 +37,9 @@ ROUTERS: tuple[APIRouter, ...] = (health.router, puzzles.router, variants.router
                                   guests.router, account.router, sessions.router,
                                   passkeys.router, tables.router, quick_match.router,
                                   partners.router, history.router, live.router, players.router,
-                                  replays.router, play_socket.router, tournaments.router,
+                                  replays.router, tournaments.router,
                                   social.router, lessons.router, settings.router,
                                   fairplay.router, metrics.router)
+
+SOCKETS: tuple[SocketRoute, ...] = (play_socket.SOCKET, tournaments.SOCKET, social.SOCKET)
+"""The site's websockets, reached in front of the middleware (:mod:`basra.server.http.sockets`)."""

@@ -11,7 +11,7 @@ import time
 from collections.abc import Awaitable, Callable, Iterator
 
 import orjson
-from fastapi import APIRouter, WebSocket, WebSocketDisconnect
+from fastapi import WebSocket, WebSocketDisconnect
 
 from basra.server.http.deps import (
     get_guards,
@@ -22,6 +22,7 @@ from basra.server.http.deps import (
     player_of,
     socket_slot,
 )
+from basra.server.http.sockets import SocketRoute
 from basra.server.identity.guests import token_hash
 from basra.server.limits import TokenBucket, address_key, client_address
 from basra.server.lobby.placement import RemoteTable
@@ -42,9 +43,6 @@ from basra.server.wire.errors import RateLimited
 from basra.server.wire.server_messages import Closed, Error, ServerMessage, Welcome, encode
 from basra.store.base import PlayerRow
 
-router = APIRouter()
-
-
 ESSENTIAL = frozenset({"ready", "resign", "rematch"})
 """With plays and seeds, the messages that move a match on: never held by the address's
 shared budget."""
@@ -58,12 +56,14 @@ HELLO_SECONDS = 10.0
 """How long a socket opened with ``?auth=1`` has to send its ``hello`` (its session token)."""
 
 
-@router.websocket("/ws/tables/{table_id}")
-async def table_socket(websocket: WebSocket, table_id: str, auth: str | None = None,
-                       token: str | None = None) -> None:
-    """A player's socket is opened with ``?auth=1`` and sends its session token as its first
-    message, ``{"type": "hello", "token": ...}``: never in the address, which proxies and
-    browsers keep in their logs and histories. A socket without ``auth`` is a spectator's."""
+async def table_socket(websocket: WebSocket) -> None:
+    """``/ws/tables/{table_id}``. A player's socket is opened with ``?auth=1`` and sends its
+    session token as its first message, ``{"type": "hello", "token": ...}``: never in the
+    address, which proxies and browsers keep in their logs and histories. A socket without
+    ``auth`` is a spectator's."""
+    table_id: str = websocket.path_params["table_id"]
+    auth = websocket.query_params.get("auth")
+    token = websocket.query_params.get("token")
     async with socket_slot(websocket) as admitted:
         if not admitted:
             return
@@ -329,3 +329,7 @@ async def drain(websocket: WebSocket, outbox: Outbox) -> None:
             if frame["type"] == "websocket.disconnect":
                 return
             await asyncio.sleep(0.2)
+
+
+SOCKET = SocketRoute("/ws/tables/{table_id}", table_socket)
+"""The table's socket (:mod:`basra.server.http.sockets`)."""

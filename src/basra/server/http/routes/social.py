@@ -26,6 +26,7 @@ from basra.server.http.deps import (
     socket_slot,
 )
 from basra.server.http.routes.play_socket import drain, hello_token
+from basra.server.http.sockets import SocketRoute
 from basra.server.identity.guests import token_hash
 from basra.server.social.challenges import Terms, challenge_json
 from basra.server.social.friends import person_json
@@ -191,11 +192,11 @@ async def unsubscribe(body: EndpointIn, player: Player, store: StoreDep) -> dict
 
 # ---------------------------------------------------------------------- the page's socket
 
-@router.websocket("/ws/me")
 async def my_socket(websocket: WebSocket) -> None:
-    """A signed-in page's socket: a ``hello`` with the session token first (as a table's),
-    then it carries the player's notifications, challenges' answers and friends' presence;
-    the page sends nothing else. While one is open the player is online."""
+    """``/ws/me``, a signed-in page's socket: a ``hello`` with the session token first (as
+    a table's), then it carries the player's notifications, challenges' answers and
+    friends' presence; the page sends nothing else. While one is open the player is
+    online."""
     async with socket_slot(websocket) as admitted:
         if not admitted:
             return
@@ -247,4 +248,7 @@ async def _serve(websocket: WebSocket, player: Any, session_id: str) -> None:
             await websocket.close()
 
 
-__all__ = ["router"]
+SOCKET = SocketRoute("/ws/me", my_socket)
+"""The signed-in page's socket (:mod:`basra.server.http.sockets`)."""
+
+__all__ = ["SOCKET", "router"]

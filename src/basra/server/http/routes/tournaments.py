@@ -28,6 +28,7 @@ from basra.server.http.deps import (
     tournaments_dep,
 )
 from basra.server.http.routes.play_socket import HELLO_SECONDS, hello_token
+from basra.server.http.sockets import SocketRoute
 from basra.server.limits import address_key, client_address
 from basra.server.table.outbox import Outbox
 from basra.server.tournaments.audience import Watcher
@@ -39,7 +40,9 @@ from basra.server.wire.client_messages import ProtocolError
 router = APIRouter()
 
 TournamentsDep = Depends(tournaments_dep)
-PageQuery = Query(default=None, ge=1, le=100_000)
+PAGE_MOST = 100_000
+"""The highest page of standings an address may ask for."""
+PageQuery = Query(default=None, ge=1, le=PAGE_MOST)
 
 ASK_GAP = 0.2
 """Seconds a page's socket rests after each frame it sends (a few asks a second at most)."""
@@ -138,19 +141,35 @@ async def tournament_pause(tournament_id: str, player: Player,
     return _json({"entrant": entrant.id, "status": entrant.status})
 
 
-@router.websocket("/ws/tournaments/{tournament_id}")
-async def tournament_socket(websocket: WebSocket, tournament_id: str,
-                            auth: str | None = None, page: int | None = PageQuery) -> None:
-    """An event's page: ``?auth=1`` and a ``hello`` first (as a table's socket) for a
-    player, whose open page makes them present (paired); without it, a watcher. The
-    first message is the event with one page of its standings (``tournament``: ``?page=N``,
-    or the page of the player's own row, or the first), then the player's own row
-    (``mine``), then the news; ``{"type": "page", "page": N}`` (or ``"me": true``) asks
-    for another page."""
+async def tournament_socket(websocket: WebSocket) -> None:
+    """``/ws/tournaments/{tournament_id}``, an event's page: ``?auth=1`` and a ``hello``
+    first (as a table's socket) for a player, whose open page makes them present
+    (paired); without it, a watcher. The first message is the event with one page of its
+    standings (``tournament``: ``?page=N``, or the page of the player's own row, or the
+    first), then the player's own row (``mine``), then the news; ``{"type": "page",
+    "page": N}`` (or ``"me": true``) asks for another page."""
+    tournament_id: str = websocket.path_params["tournament_id"]
+    auth = websocket.query_params.get("auth") is not None
+    try:
+        page = _page_asked(websocket.query_params.get("page"))
+    except ValueError:  # refused before it opens, as a request's bad query is
+        await websocket.close(code=1008, reason="page: a whole number from 1 to 100000")
+        return
     async with socket_slot(websocket) as admitted:
         if admitted:
             await websocket.accept()
-            await _watch(websocket, tournament_id, auth is not None, page)
+            await _watch(websocket, tournament_id, auth, page)
+
+
+def _page_asked(text: str | None) -> int | None:
+    """The ``page`` a socket's address asks for (None: not given), as ``PageQuery`` takes
+    a request's; a ValueError if it is no whole number in its range."""
+    if text is None:
+        return None
+    page = int(text)
+    if not 1 <= page <= PAGE_MOST:
+        raise ValueError(text)
+    return page
 
 
 async def _watch(websocket: WebSocket, tournament_id: str, auth: bool,
@@ -245,4 +264,7 @@ async def _refuse(websocket: WebSocket, code: str, message: str) -> None:
         await websocket.close(code=4404 if code.endswith("not_found") else 4400)
 
 
-__all__ = ["router"]
+SOCKET = SocketRoute("/ws/tournaments/{tournament_id}", tournament_socket)
+"""An event's page's socket (:mod:`basra.server.http.sockets`)."""
+
+__all__ = ["SOCKET", "router"]
