@@ -117,7 +117,7 @@ def world(server: str) -> dict[str, Any]:
             assert time.monotonic() < deadline, "the analysis did not finish"
             time.sleep(0.3)
     made["tournament"] = post(server, "/api/tournaments", {
-        "name": "Axe Arena", "format": "arena", "minutes": 30, "rated": False}, token)[
+        "name": "Axe Arena", "format": "arena", "minutes": 30, "rated": True}, token)[
         "tournament"]["id"]
     # Another account, reported by this one; this one a moderator (issue 31).
     rival = post(server, "/api/guests", {"nickname": "Rival"})

@@ -69,6 +69,9 @@ def test_a_puzzle_solved_rates_once_as_glicko_says(backend: Backend) -> None:
         shown = r.json()
         assert "tree" not in shown and "solution" not in shown and shown["rated"]
         assert shown["position"]["legal"] and shown["you_rating"] == "1500?"
+        # Without a session: practice, and no puzzle rating to show.
+        visitor = (await http.get(f"{base}/api/puzzles/next?variant=egyptian")).json()
+        assert visitor["rated"] is False and visitor["you_rating"] is None
         puzzle = by_id(shown["id"])
         assert puzzle is not None and puzzle.variant == "egyptian"
         step = await solve(base, http, guest.headers, puzzle)

@@ -263,7 +263,8 @@ class Puzzles:
             skip = await self.met_by(player.id)
             seed = hash((player.id, len(skip)))
         puzzle = near(self.order[variant], rating.rating, skip, seed)
-        return await self.served(puzzle, player, "rated", rating)
+        # (without a session nobody has a puzzle rating to show: the puzzle is practice)
+        return await self.served(puzzle, player, "rated", rating if player else None)
 
     async def daily(self, player: PlayerRow | None, day: date) -> dict[str, object]:
         """The day's puzzle, rated for a player meeting it first."""

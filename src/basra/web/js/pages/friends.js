@@ -24,6 +24,8 @@ export function mount(container) {
   container.classList.add("page", "friends-page");
 
   const load = async () => {
+    const me = cachedMe();
+    if (!me || !me.account) { render(); return; } // a guest: the way to an account, no request
     try {
       data = await request("GET", "/api/friends");
       failed = null;
