@@ -103,6 +103,12 @@ class GuardedHttp(HttpToolsProtocol):
         self._disarm()
         self._uncount()
         super().handle_websocket_upgrade()
+        # The websocket's own protocol has the connection now. This one and its parser hold
+        # each other (the parser calls the protocol's methods back), so they would wait in a
+        # reference cycle, with the transport, for the next full garbage collection: 30
+        # objects a socket ever opened (docs/BENCHMARKS.md). Let go, and reference counting
+        # frees them now, as uvicorn's connection_lost does for a plain request.
+        self.parser = None  # type: ignore[assignment]
 
     # ------------------------------------------------------------------ deadlines
 
