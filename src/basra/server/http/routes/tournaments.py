@@ -153,7 +153,7 @@ async def tournament_socket(websocket: WebSocket) -> None:
     try:
         page = _page_asked(websocket.query_params.get("page"))
     except ValueError:  # refused before it opens, as a request's bad query is
-        await websocket.close(code=1008, reason="page: a whole number from 1 to 100000")
+        await websocket.close(code=1008, reason=f"page: a whole number from 1 to {PAGE_MOST}")
         return
     async with socket_slot(websocket) as admitted:
         if admitted:
